@@ -1,0 +1,86 @@
+// Throughput of a Seren-scale replay: generates its own input, then measures the simulation
+// (fifo + pack on 286 x 8 GPUs) and, optionally, the CSV reader. Prints one line per figure;
+// docs/performance.md records them. With --emit-trace it writes the generated jobs, scheduled
+// by fifo + pack, as an AcmeTrace-format CSV (how traces/sample_seren.csv was made).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "bench/synthetic.hpp"
+#include "policies/catalog.hpp"
+#include "sim/metrics/outputs.hpp"
+#include "sim/simulation.hpp"
+
+using namespace acmesim;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+long peak_rss_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"acmesim replay benchmark"};
+  bench::SyntheticOptions gen;
+  std::string scheduler = "fifo";
+  std::string placement = "pack";
+  std::string emit;
+  bool csv = false;
+  int nodes = 286;  // Seren: 2,288 GPUs / 8 (acme-paper.md §1)
+  app.add_option("--jobs", gen.jobs, "Jobs to generate");
+  app.add_option("--days", gen.days, "Span of submissions in days");
+  app.add_option("--seed", gen.seed, "Generator seed");
+  app.add_option("--nodes", nodes, "GPU nodes (8 GPUs, 128 CPUs each)");
+  app.add_option("--scheduler", scheduler, "Scheduler");
+  app.add_option("--placement", placement, "Placement");
+  app.add_flag("--csv", csv, "Also time writing and reading the trace as CSV");
+  app.add_option("--emit-trace", emit, "Write the scheduled jobs as an AcmeTrace CSV to this file and exit");
+  CLI11_PARSE(app, argc, argv);
+
+  const Catalog catalog = builtin_catalog();
+  auto t0 = std::chrono::steady_clock::now();
+  const Trace trace = bench::synthetic_trace(gen);
+  fmt::print("generate  {:>9} jobs  {:7.2f}s\n", trace.jobs.size(), seconds_since(t0));
+
+  const ClusterSpec cluster{nodes, 8, 128, 0, 0};
+  t0 = std::chrono::steady_clock::now();
+  Simulation sim{cluster, trace.jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
+                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  const RunResult result = sim.run();
+  const double run_s = seconds_since(t0);
+  fmt::print("simulate  {:>9} jobs  {:7.2f}s  {:6.2f}M jobs/s  {:6.2f}M events/s  ({} events, {} {}, peak RSS {} MiB)\n",
+             trace.jobs.size(), run_s, static_cast<double>(trace.jobs.size()) / run_s / 1e6,
+             static_cast<double>(result.events) / run_s / 1e6, result.events, scheduler, placement, peak_rss_mib());
+
+  if (!emit.empty()) {
+    write_jobs_csv(emit, trace, result, JobsCsvColumns::TraceOnly);
+    fmt::print("wrote {}\n", emit);
+    return 0;
+  }
+  if (csv) {
+    const std::string path = (std::filesystem::temp_directory_path() / "acmesim_bench_trace.csv").string();
+    t0 = std::chrono::steady_clock::now();
+    write_jobs_csv(path, trace, result, JobsCsvColumns::TraceOnly);
+    fmt::print("write csv {:>9} rows  {:7.2f}s\n", trace.jobs.size(), seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    const Trace back = read_acme_trace(path);
+    const double read_s = seconds_since(t0);
+    fmt::print("read csv  {:>9} rows  {:7.2f}s  {:6.2f}M rows/s  (peak RSS {} MiB)\n", back.jobs.size(), read_s,
+               static_cast<double>(back.jobs.size()) / read_s / 1e6, peak_rss_mib());
+    std::filesystem::remove(path);
+  }
+  return 0;
+}

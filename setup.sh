@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Sets acmesim up on Debian 12: installs the build dependencies with apt-get when any is missing,
+# configures and builds. Every dependency is a Debian package (docs/design.md says why each).
+#
+#   ./setup.sh               install what is missing, build build/acmesim (Release)
+#   ./setup.sh --test        ... then run the whole test suite with CTest
+#   ./setup.sh --sanitize    build in build-asan/ with AddressSanitizer + UBSan instead
+#   ./setup.sh --no-install  skip the package check (offline machines that already have them)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+test=0
+sanitize=0
+install=1
+for arg in "$@"; do
+  case "$arg" in
+    --test) test=1 ;;
+    --sanitize) sanitize=1 ;;
+    --no-install) install=0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (see ./setup.sh --help)" >&2; exit 2 ;;
+  esac
+done
+
+packages=(
+  g++ cmake ninja-build          # compiler and build
+  libboost-dev                   # boost::random distributions, small_vector
+  libboost-iostreams-dev         # gzip-compressed traces
+  libyaml-cpp-dev                # scenarios
+  nlohmann-json3-dev             # summary.json
+  libfmt-dev                     # formatting (g++ 12 has no <format>)
+  catch2                         # tests (Catch2 v2 on Debian 12)
+  libfccp-dev                    # fast CSV reading of traces
+  libcli11-dev                   # the command line
+)
+
+if [ "$install" = 1 ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup.sh: installing ${missing[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ "$sanitize" = 1 ]; then
+  build=build-asan
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACMESIM_SANITIZE=ON >/dev/null
+else
+  build=build
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$build" -j "$jobs"
+
+if [ "$test" = 1 ]; then
+  ctest --test-dir "$build" -j "$jobs" --output-on-failure
+fi

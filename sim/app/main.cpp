@@ -1,0 +1,134 @@
+// acmesim: the command line. Subcommands: run, policies.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "policies/catalog.hpp"
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+#include "sim/metrics/outputs.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/simulation.hpp"
+#include "sim/trace/acme_trace.hpp"
+
+#ifndef ACMESIM_DEFAULT_SCENARIO
+#define ACMESIM_DEFAULT_SCENARIO "configs/default.yaml"
+#endif
+
+namespace {
+
+using namespace acmesim;
+
+struct RunArgs {
+  std::string scenario = ACMESIM_DEFAULT_SCENARIO;
+  std::string out;
+  std::vector<std::string> sets;
+  std::optional<std::uint64_t> seed;
+  bool skip_bad_rows = false;
+  bool quiet = false;
+};
+
+int run(const RunArgs& args, const Catalog& catalog) {
+  std::vector<std::string> overrides = args.sets;
+  if (args.seed) overrides.push_back(fmt::format("seed={}", *args.seed));
+  const Scenario scenario = load_scenario(args.scenario, overrides, std::filesystem::current_path().string());
+  // Build the policies first: a typo in the scenario should fail before a long trace read.
+  catalog.schedulers.make(scenario.scheduler);
+  catalog.placements.make(scenario.placement);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const Trace trace =
+      read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows || args.skip_bad_rows});
+  const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!args.quiet) {
+    fmt::print(stderr, "read {} jobs ({} schema) from {} in {:.2f}s{}\n", trace.jobs.size(), name(trace.schema),
+               trace.path, read_s,
+               trace.rows_skipped ? fmt::format("; skipped {} bad rows, first: {}", trace.rows_skipped,
+                                                trace.skipped_messages.front())
+                                  : std::string());
+  }
+
+  SimulationOptions options;
+  options.timeline_interval = scenario.timeline_interval;
+  if (!args.quiet) {
+    options.on_progress = [](const Progress& p) {
+      fmt::print(stderr, "  {:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events | {:.1f}s\n",
+                 100.0 * p.fraction_done, to_seconds(p.now) / 86400.0, static_cast<double>(p.events) / 1e6,
+                 p.wall_seconds);
+    };
+  }
+  Simulation simulation{scenario, trace.jobs, catalog, options};
+  const RunResult result = simulation.run();
+  const RunSummary summary = summarize(trace.jobs, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  const std::string out = args.out.empty() ? fmt::format("out/{}", scenario.name) : args.out;
+  write_outputs(out, scenario, trace, result, summary);
+  if (!args.quiet) {
+    fmt::print("{}", summary_table(scenario, trace, result, summary));
+    fmt::print("wrote {}/jobs.csv, timeline.csv, summary.json\n", out);
+  }
+  if (!result.unschedulable.empty() && !args.quiet) {
+    const auto& first = result.unschedulable.front();
+    fmt::print(stderr, "note: {} jobs can never fit this cluster, e.g. job {} (line {}): {}\n",
+               result.unschedulable.size(), trace.jobs[first.job.value()].trace_id,
+               trace.jobs[first.job.value()].source_line, first.reason);
+  }
+  return 0;
+}
+
+void list_policies(const Catalog& catalog) {
+  const auto print = [](const auto& registry) {
+    fmt::print("{}:\n", registry.slot());
+    for (const auto& e : registry.entries()) fmt::print("  {:<16} {}\n", e.name, e.summary);
+  };
+  print(catalog.schedulers);
+  print(catalog.placements);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Catalog catalog = builtin_catalog();
+  CLI::App app{"acmesim: a discrete-event simulator of LLM-development GPU datacenters (the Acme clusters of "
+               "Hu et al., NSDI'24)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", acmesim_version());
+
+  RunArgs run_args;
+  CLI::App* run_cmd = app.add_subcommand("run", "Replay a trace on a modelled cluster under a scheduler and write "
+                                                "jobs.csv, timeline.csv and summary.json");
+  run_cmd->add_option("scenario", run_args.scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
+      ->check(CLI::ExistingFile);
+  run_cmd->add_option("-o,--out", run_args.out, "Output directory (default: out/<scenario name>)");
+  run_cmd->add_option("--set", run_args.sets,
+                      "Override a scenario key, e.g. --set cluster.nodes=300 --set scheduler=replay "
+                      "--set trace=x.csv (paths given here are relative to the working directory)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run_cmd->add_option("--seed", run_args.seed, "Seed of every random stream (overrides the scenario's)");
+  run_cmd->add_flag("--skip-bad-rows", run_args.skip_bad_rows,
+                    "Skip malformed trace rows, counting and reporting them, instead of stopping at the first");
+  run_cmd->add_flag("-q,--quiet", run_args.quiet, "Print nothing but errors");
+
+  app.add_subcommand("policies", "List every policy by slot with a one-line summary");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (run_cmd->parsed()) return run(run_args, catalog);
+    list_policies(catalog);
+    return 0;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const SimulationError& e) {
+    fmt::print(stderr, "internal error: {}\n", e.what());
+    return 3;
+  }
+}

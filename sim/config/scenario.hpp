@@ -1,0 +1,47 @@
+#pragma once
+/// A scenario: everything one run needs, read from YAML once and then a plain value.
+///
+///   name: seren                     # optional, default: the file's stem
+///   seed: 1                         # the one seed every random stream derives from
+///   trace: ../traces/x.csv.gz       # relative to the scenario file (or to the working
+///                                   # directory when given with --set)
+///   cluster: {nodes: 286, gpus_per_node: 8, cpus_per_node: 128, memory_gib_per_node: 1024,
+///             cpu_nodes: 0}
+///   scheduler: fifo                 # or {name: fifo, ...parameters}
+///   placement: pack
+///   timeline_interval_s: 600        # timeline.csv sampling period
+///   skip_bad_rows: false            # count and report malformed trace rows instead of failing
+///
+/// Unknown keys are errors that name the valid ones; every error says file:line:col.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.hpp"
+#include "sim/model/cluster.hpp"
+#include "sim/policy_api/policy_args.hpp"
+
+namespace acmesim {
+
+struct Scenario {
+  std::string name;
+  std::string source;  // the scenario file, or "<built-in>"
+  std::uint64_t seed = 1;
+  std::string trace_path;
+  ClusterSpec cluster;
+  PolicyArgs scheduler;
+  PolicyArgs placement;
+  Duration timeline_interval = seconds(600);
+  bool skip_bad_rows = false;
+};
+
+/// Loads `path`, applying `overrides` ("dotted.key=value", values parsed as YAML) first.
+/// A `trace` given in an override is relative to `working_dir`.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const std::string& working_dir = ".");
+
+/// Same, from YAML text; `name` stands for the file in messages and relative paths.
+Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
+                        const std::vector<std::string>& overrides = {}, const std::string& working_dir = ".");
+
+}  // namespace acmesim

@@ -1,0 +1,65 @@
+#pragma once
+/// Events and the one total order of simultaneous events: (time, phase, sequence).
+///
+/// Phases within one instant, lowest first (docs/design.md has the reasoning):
+///   Release  a job that ends at t frees its resources before anyone looks at the cluster
+///   Arrive   submissions at t join the queue before the pass at t
+///   Decide   one scheduling pass per instant, on the settled state
+///   Observe  timeline samples see the decisions of t
+/// Inside a phase, events run in the order they were scheduled (`seq`). Changing this order
+/// changes results; the fingerprint test notices.
+#include <cstdint>
+#include <variant>
+
+#include "sim/core/id.hpp"
+#include "sim/core/time.hpp"
+
+namespace acmesim {
+
+enum class Phase : std::uint8_t { Release = 0, Arrive = 1, Decide = 2, Observe = 3 };
+
+/// The attempt'th run of `job` reached its end. An event whose attempt no longer matches the
+/// job's current attempt is stale and skipped (no search, no removal from the heap).
+struct JobEnded {
+  static constexpr Phase phase = Phase::Release;
+  JobId job;
+  std::uint32_t attempt;
+  std::uint64_t key() const { return (std::uint64_t{job.value()} << 32) | attempt; }
+};
+
+/// `job` is submitted to the scheduler.
+struct JobSubmitted {
+  static constexpr Phase phase = Phase::Arrive;
+  JobId job;
+  std::uint64_t key() const { return job.value(); }
+};
+
+/// Run the scheduler. At most one is pending per instant.
+struct SchedulingDue {
+  static constexpr Phase phase = Phase::Decide;
+  std::uint64_t key() const { return 0; }
+};
+
+/// Record one timeline sample.
+struct SampleDue {
+  static constexpr Phase phase = Phase::Observe;
+  std::uint64_t key() const { return 0; }
+};
+
+using EventBody = std::variant<JobEnded, JobSubmitted, SchedulingDue, SampleDue>;
+
+struct Event {
+  SimTime at;
+  Phase phase;        // taken from the body's type, so callers cannot get it wrong
+  std::uint64_t seq;  // scheduling order; unique, so the order is total
+  EventBody body;
+};
+
+/// True if `a` runs before `b`.
+constexpr bool runs_before(const Event& a, const Event& b) {
+  if (a.at != b.at) return a.at < b.at;
+  if (a.phase != b.phase) return a.phase < b.phase;
+  return a.seq < b.seq;
+}
+
+}  // namespace acmesim

@@ -1,0 +1,28 @@
+#pragma once
+/// Running FNV-1a (64-bit) over the processed events of a run: a change in event order or
+/// timing changes it before any metric moves (OMNeT++ fingerprints, style.md §2.5 rule 10).
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace acmesim {
+
+class Fingerprint {
+public:
+  void add(std::uint64_t word) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash_ ^= (word >> (8 * byte)) & 0xffU;
+      hash_ *= kPrime;
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+  std::string hex() const { return fmt::format("{:016x}", hash_); }
+
+private:
+  static constexpr std::uint64_t kOffset = 14695981039346656037ULL;
+  static constexpr std::uint64_t kPrime = 1099511628211ULL;
+  std::uint64_t hash_ = kOffset;
+};
+
+}  // namespace acmesim

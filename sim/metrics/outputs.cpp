@@ -1,0 +1,245 @@
+#include "sim/metrics/outputs.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.hpp"
+#include "sim/trace/timestamp.hpp"
+
+#ifndef ACMESIM_VERSION
+#define ACMESIM_VERSION "0.0.0"
+#endif
+
+namespace acmesim {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// Seconds as AcmeTrace writes them: whole numbers without a fraction, else three decimals.
+void append_seconds(fmt::memory_buffer& out, std::int64_t ms) {
+  if (ms % 1000 == 0) {
+    fmt::format_to(std::back_inserter(out), "{}", ms / 1000);
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:.3f}", static_cast<double>(ms) / 1000.0);
+  }
+}
+
+class File {
+public:
+  explicit File(const std::filesystem::path& path) : file_{std::fopen(path.string().c_str(), "wb"), &std::fclose} {
+    if (!file_) throw InputError(fmt::format("{}: cannot write the output file", path.string()));
+  }
+  void write(const fmt::memory_buffer& buffer) {
+    if (std::fwrite(buffer.data(), 1, buffer.size(), file_.get()) != buffer.size()) {
+      throw InputError("cannot write an output file (disk full?)");
+    }
+  }
+
+private:
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+};
+
+}  // namespace
+
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns) {
+  const bool extras = columns == JobsCsvColumns::WithExtras;
+  File file{path};
+  fmt::memory_buffer out;
+  fmt::format_to(std::back_inserter(out),
+                 "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
+                 "gpu_time{}\n",
+                 extras ? ",jct,outcome" : "");
+  TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
+  std::string text;
+  const auto stamp = [&](SimTime t) -> const std::string& {
+    text.clear();
+    writer.append(text, t.time_since_epoch().count());
+    return text;
+  };
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+    const JobSpec& spec = trace.jobs[i];
+    const JobStatus& s = result.jobs[i];
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},", spec.trace_id, trace.user_name(spec.user),
+                   spec.demand.nodes, spec.demand.gpus, spec.demand.cpus, name(spec.type),
+                   name(s.phase == JobPhase::Ended ? s.state : spec.recorded_state), stamp(spec.submitted));
+    if (s.phase == JobPhase::Ended) {
+      const std::int64_t duration = (*s.ended - *s.started).count();
+      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.started));
+      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.ended));
+      append_seconds(out, duration);
+      out.push_back(',');
+      append_seconds(out, (*s.started - spec.submitted).count());
+      out.push_back(',');
+      append_seconds(out, duration * spec.demand.gpus);
+      if (extras) {
+        out.push_back(',');
+        append_seconds(out, (*s.ended - spec.submitted).count());
+        fmt::format_to(std::back_inserter(out), ",ran");
+      }
+      out.push_back('\n');
+    } else {
+      fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
+                     !extras                                ? ""
+                     : s.phase == JobPhase::Unschedulable ? "unschedulable"
+                                                          : "unstarted");
+    }
+    if (out.size() > (1U << 20)) {
+      file.write(out);
+      out.clear();
+    }
+  }
+  file.write(out);
+}
+
+namespace {
+
+void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result,
+                    int total_gpus) {
+  File file{path};
+  fmt::memory_buffer out;
+  fmt::format_to(std::back_inserter(out),
+                 "time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
+  for (const TimelineSample& s : result.timeline) {
+    const std::int64_t ms = (s.at - result.first_submit).count();
+    fmt::format_to(std::back_inserter(out), "{},",
+                   format_timestamp(trace.epoch_unix_seconds + s.at.time_since_epoch().count() / 1000,
+                                    trace.utc_offset_minutes));
+    append_seconds(out, ms);
+    fmt::format_to(std::back_inserter(out), ",{},{:.4f},{},{},{}\n", s.allocated_gpus,
+                   total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0, s.allocated_cpus,
+                   s.running, s.queued);
+  }
+  file.write(out);
+}
+
+double round_to(double value, double unit) { return std::round(value / unit) * unit; }
+
+Json group_json(const GroupStats& g) {
+  Json j;
+  j["jobs"] = g.jobs;
+  j["gpu_jobs"] = g.gpu_jobs;
+  const auto q = [](const Quantiles& x) {
+    return Json{{"mean", round_to(x.mean, 1e-3)}, {"median", round_to(x.median, 1e-3)},
+                {"p95", round_to(x.p95, 1e-3)}, {"p99", round_to(x.p99, 1e-3)}};
+  };
+  j["queue_s"] = q(g.queue);
+  j["jct_s"] = q(g.jct);
+  Json hours;
+  hours["total"] = round_to(static_cast<double>(g.gpu_ms()) / 3.6e6, 1e-3);
+  for (FinalState state : kFinalStates) {
+    hours[std::string(name(state))] = round_to(static_cast<double>(g.gpu_ms_by_state[static_cast<std::size_t>(state)]) / 3.6e6, 1e-3);
+  }
+  j["gpu_hours"] = hours;
+  return j;
+}
+
+Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult& result, const RunSummary& summary) {
+  Json j;
+  j["acmesim_version"] = acmesim_version();
+  j["complete"] = true;
+  j["scenario"] = {{"name", scenario.name},
+                   {"source", scenario.source},
+                   {"seed", scenario.seed},
+                   {"scheduler", scenario.scheduler.name()},
+                   {"placement", scenario.placement.name()},
+                   {"cluster",
+                    {{"nodes", scenario.cluster.gpu_nodes},
+                     {"gpus_per_node", scenario.cluster.gpus_per_node},
+                     {"cpus_per_node", scenario.cluster.cpus_per_node},
+                     {"memory_gib_per_node", scenario.cluster.memory_gib_per_node},
+                     {"cpu_nodes", scenario.cluster.cpu_nodes}}}};
+  j["trace"] = {{"path", trace.path},
+                {"schema", name(trace.schema)},
+                {"rows_read", trace.rows_read},
+                {"rows_skipped", trace.rows_skipped},
+                {"skipped_examples", trace.skipped_messages}};
+  j["fingerprint"] = result.fingerprint;
+  j["events"] = result.events;
+  std::uint64_t ran = 0;
+  for (const JobStatus& s : result.jobs) ran += s.phase == JobPhase::Ended ? 1 : 0;
+  j["jobs"] = {{"total", trace.jobs.size()},
+               {"ran", ran},
+               {"unschedulable", result.unschedulable.size()},
+               {"unstarted", result.unstarted}};
+  j["makespan_s"] = summary.makespan_s;
+  j["gpu_allocation_ratio"] = round_to(summary.gpu_allocation_ratio, 1e-6);
+  j["overall"] = group_json(summary.overall);
+  Json by_type;
+  for (JobType type : kJobTypes) {
+    const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];
+    if (g.jobs > 0) by_type[std::string(name(type))] = group_json(g);
+  }
+  j["by_type"] = by_type;
+  Json unschedulable = Json::array();
+  for (std::size_t i = 0; i < result.unschedulable.size() && i < 20; ++i) {
+    const JobSpec& spec = trace.jobs[result.unschedulable[i].job.value()];
+    unschedulable.push_back(
+        {{"job_id", spec.trace_id}, {"line", spec.source_line}, {"reason", result.unschedulable[i].reason}});
+  }
+  j["unschedulable_examples"] = unschedulable;
+  Json conflicts = Json::array();
+  for (const Conflict& c : result.first_conflicts) {
+    const JobSpec& spec = trace.jobs[c.job.value()];
+    const JobStatus& s = result.jobs[c.job.value()];
+    conflicts.push_back({{"job_id", spec.trace_id},
+                         {"line", spec.source_line},
+                         {"wanted_start", format_timestamp(trace.epoch_unix_seconds + c.wanted.time_since_epoch().count() / 1000,
+                                                           trace.utc_offset_minutes)},
+                         {"delay_s", s.started ? to_seconds(*s.started - c.wanted) : -1.0}});
+  }
+  j["conflicts"] = {{"count", result.conflicts}, {"examples", conflicts}};
+  return j;
+}
+
+}  // namespace
+
+std::string acmesim_version() { return ACMESIM_VERSION; }
+
+void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                   const RunSummary& summary) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
+  const fs::path base{dir};
+  write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+  write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  std::ofstream json(base / "summary.json");
+  json << summary_json(scenario, trace, result, summary).dump(2) << '\n';
+  if (!json) throw InputError(fmt::format("{}: cannot write summary.json", dir));
+}
+
+std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,
+                          const RunSummary& summary) {
+  std::string out = fmt::format("acmesim {} | {} | {} jobs | scheduler {} | placement {} | {} nodes x {} GPUs\n",
+                                acmesim_version(), scenario.name, trace.jobs.size(), scenario.scheduler.name(),
+                                scenario.placement.name(), scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node);
+  out += fmt::format("{:<9} {:>9} {:>11} {:>11} {:>11} {:>11} {:>12}\n", "type", "jobs", "queue mean", "queue p50",
+                     "queue p99", "JCT mean", "GPU-hours");
+  const auto row = [&](std::string_view label, const GroupStats& g) {
+    out += fmt::format("{:<9} {:>9} {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>12.0f}\n", label, g.jobs,
+                       g.queue.mean, g.queue.median, g.queue.p99, g.jct.mean, static_cast<double>(g.gpu_ms()) / 3.6e6);
+  };
+  for (JobType type : kJobTypes) {
+    const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];
+    if (g.jobs > 0) row(name(type), g);
+  }
+  row("all", summary.overall);
+  out += fmt::format("makespan {:.1f} days | GPU allocation {:.1f}% | unschedulable {} | unstarted {}",
+                     summary.makespan_s / 86400.0, 100.0 * summary.gpu_allocation_ratio, result.unschedulable.size(),
+                     result.unstarted);
+  if (result.conflicts > 0) out += fmt::format(" | replay conflicts {}", result.conflicts);
+  if (trace.rows_skipped > 0) out += fmt::format(" | bad rows skipped {}", trace.rows_skipped);
+  out += fmt::format("\n{} events in {:.2f}s ({:.2f}M events/s) | fingerprint {}\n", result.events, result.wall_seconds,
+                     result.wall_seconds > 0 ? static_cast<double>(result.events) / result.wall_seconds / 1e6 : 0.0,
+                     result.fingerprint);
+  return out;
+}
+
+}  // namespace acmesim

@@ -1,0 +1,72 @@
+#include "sim/metrics/summary.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace acmesim {
+
+double quantile(const std::vector<std::int64_t>& sorted_ms, double q) {
+  if (sorted_ms.empty()) return 0.0;
+  const double pos = q * static_cast<double>(sorted_ms.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, sorted_ms.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  const double a = static_cast<double>(sorted_ms[lo]);
+  const double b = static_cast<double>(sorted_ms[hi]);
+  return (a + (b - a) * frac) / 1000.0;
+}
+
+Quantiles quantiles(std::vector<std::int64_t> ms) {
+  Quantiles q;
+  if (ms.empty()) return q;
+  std::sort(ms.begin(), ms.end());
+  const long double total = std::accumulate(ms.begin(), ms.end(), 0.0L);
+  q.mean = static_cast<double>(total / static_cast<long double>(ms.size())) / 1000.0;
+  q.median = quantile(ms, 0.5);
+  q.p95 = quantile(ms, 0.95);
+  q.p99 = quantile(ms, 0.99);
+  return q;
+}
+
+std::int64_t GroupStats::gpu_ms() const {
+  return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0});
+}
+
+RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus) {
+  RunSummary summary;
+  std::vector<std::int64_t> queue_all, jct_all;
+  std::array<std::vector<std::int64_t>, kJobTypeCount> queue_by, jct_by;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobStatus& s = result.jobs[i];
+    if (s.phase != JobPhase::Ended) continue;
+    const JobSpec& spec = jobs[i];
+    const auto t = static_cast<std::size_t>(spec.type);
+    const std::int64_t queue = (*s.started - spec.submitted).count();
+    const std::int64_t jct = (*s.ended - spec.submitted).count();
+    const std::int64_t gpu_ms = std::int64_t{spec.demand.gpus} * (*s.ended - *s.started).count();
+    for (GroupStats* g : {&summary.overall, &summary.by_type[t]}) {
+      ++g->jobs;
+      if (!spec.demand.cpu_only()) ++g->gpu_jobs;
+      g->gpu_ms_by_state[static_cast<std::size_t>(s.state)] += gpu_ms;
+    }
+    queue_all.push_back(queue);
+    jct_all.push_back(jct);
+    queue_by[t].push_back(queue);
+    jct_by[t].push_back(jct);
+  }
+  summary.overall.queue = quantiles(std::move(queue_all));
+  summary.overall.jct = quantiles(std::move(jct_all));
+  for (std::size_t t = 0; t < kJobTypeCount; ++t) {
+    summary.by_type[t].queue = quantiles(std::move(queue_by[t]));
+    summary.by_type[t].jct = quantiles(std::move(jct_by[t]));
+  }
+  const Duration makespan = result.last_end > result.first_submit ? result.last_end - result.first_submit : Duration{0};
+  summary.makespan_s = to_seconds(makespan);
+  if (makespan.count() > 0 && total_gpus > 0) {
+    summary.gpu_allocation_ratio = static_cast<double>(result.allocated_gpu_ms) /
+                                   (static_cast<double>(total_gpus) * static_cast<double>(makespan.count()));
+  }
+  return summary;
+}
+
+}  // namespace acmesim

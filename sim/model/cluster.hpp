@@ -1,0 +1,97 @@
+#pragma once
+/// The modelled cluster: GPU nodes of G GPUs, C CPU cores and M GiB host memory each, plus
+/// optional CPU-only nodes. Resources are counted per node (which GPU of a node a job holds does
+/// not change any outcome we model).
+///
+/// Indexes, kept up to date by take/give_back/set_up, so that "where does this job fit" never
+/// scans the whole cluster:
+///   gpu_nodes_with_idle(k)   up GPU nodes with exactly k idle GPUs, lowest id first:
+///                            G+1 ordered sets, O(log n) per update
+///   gpu_nodes_with_at_least(k)  how many up GPU nodes have >= k idle GPUs: O(G)
+///   by_idle_cpus(kind)       up nodes of a kind ordered by (idle CPUs, id): O(log n) per update
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/container/small_vector.hpp>
+
+#include "sim/core/id.hpp"
+#include "sim/model/job.hpp"
+
+namespace acmesim {
+
+struct ClusterSpec {
+  int gpu_nodes = 0;
+  int gpus_per_node = 8;
+  int cpus_per_node = 0;        // 0: CPUs are not modelled (never a constraint)
+  int memory_gib_per_node = 0;  // 0: host memory is not modelled
+  int cpu_nodes = 0;            // CPU-only nodes, same CPUs and memory as a GPU node
+};
+
+/// One node's part of an allocation.
+struct Slice {
+  NodeId node;
+  std::uint16_t gpus;
+  std::uint16_t cpus;
+  std::uint32_t mem_gib;
+};
+using Allocation = boost::container::small_vector<Slice, 1>;
+
+struct Node {
+  bool has_gpus;
+  bool up = true;
+  int idle_gpus;
+  int idle_cpus;
+  int free_mem_gib;
+};
+
+enum class NodeKind : std::uint8_t { Gpu, CpuOnly };
+
+class Cluster {
+public:
+  using CpuIndex = std::set<std::pair<int, NodeId>>;
+
+  explicit Cluster(const ClusterSpec& spec);
+
+  const ClusterSpec& spec() const { return spec_; }
+  std::size_t node_count() const { return nodes_.size(); }
+  const Node& node(NodeId id) const { return nodes_[id.value()]; }
+  int total_gpus() const { return spec_.gpu_nodes * spec_.gpus_per_node; }
+  int allocated_gpus() const { return allocated_gpus_; }
+  int allocated_cpus() const { return allocated_cpus_; }
+  bool cpus_modelled() const { return spec_.cpus_per_node > 0; }
+  bool memory_modelled() const { return spec_.memory_gib_per_node > 0; }
+
+  const std::set<NodeId>& gpu_nodes_with_idle(int k) const { return by_idle_gpus_[static_cast<std::size_t>(k)]; }
+  std::size_t gpu_nodes_with_at_least(int k) const;
+  const CpuIndex& by_idle_cpus(NodeKind kind) const { return by_idle_cpus_[static_cast<std::size_t>(kind)]; }
+
+  /// True if node `id` is up and has `gpus` idle GPUs, `cpus` idle cores and `mem_gib` free memory.
+  bool has_room(NodeId id, int gpus, int cpus, int mem_gib) const;
+
+  /// Why `demand` can never fit this cluster even when it is empty, or nullopt if it can.
+  std::optional<std::string> never_fits(const Demand& demand) const;
+
+  /// Takes the resources of `where`. Throws SimulationError if any part is not free.
+  void take(const Allocation& where);
+  /// Returns what take() took. Throws SimulationError if more comes back than was taken.
+  void give_back(const Allocation& where);
+  /// Marks a node up or down; a down node is in no index and fits nothing.
+  void set_up(NodeId id, bool up);
+
+private:
+  void unindex(NodeId id);
+  void index(NodeId id);
+
+  ClusterSpec spec_;
+  std::vector<Node> nodes_;
+  std::vector<std::set<NodeId>> by_idle_gpus_;  // [k]: up GPU nodes with exactly k idle GPUs
+  std::array<CpuIndex, 2> by_idle_cpus_;        // per NodeKind
+  int allocated_gpus_ = 0;
+  int allocated_cpus_ = 0;
+};
+
+}  // namespace acmesim

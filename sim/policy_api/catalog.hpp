@@ -1,0 +1,14 @@
+#pragma once
+/// Every policy slot's registry. policies/catalog.cpp fills one (builtin_catalog()).
+#include "sim/policy_api/placement.hpp"
+#include "sim/policy_api/registry.hpp"
+#include "sim/policy_api/scheduler.hpp"
+
+namespace acmesim {
+
+struct Catalog {
+  Registry<Scheduler> schedulers{"scheduler"};
+  Registry<Placement> placements{"placement"};
+};
+
+}  // namespace acmesim

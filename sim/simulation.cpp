@@ -1,0 +1,211 @@
+#include "sim/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/config/scenario.hpp"
+#include "sim/core/error.hpp"
+
+namespace acmesim {
+
+/// The scheduler's window on the simulation during one pass.
+class Simulation::Pass final : public SchedulingPass {
+public:
+  explicit Pass(Simulation& sim) : sim_{sim} {}
+  SimTime now() const override { return sim_.engine_.now(); }
+  const Cluster& cluster() const override { return sim_.cluster_; }
+  const JobSpec& job(JobId id) const override { return sim_.jobs_[id.value()]; }
+  std::optional<Allocation> fit(JobId id) const override {
+    return sim_.placement_->place(sim_.cluster_, sim_.jobs_[id.value()].demand);
+  }
+  void start(JobId id, const Allocation& where) override { sim_.start(id, where); }
+  void wake_at(SimTime at) override {
+    if (at <= now()) {
+      throw SimulationError(fmt::format("a scheduler asked to wake at t={:.3f}s, not after now {}", to_seconds(at),
+                                        sim_.engine_.where()));
+    }
+    sim_.request_pass(at);
+  }
+  void report_conflict(JobId id, SimTime wanted) override {
+    ++sim_.result_.conflicts;
+    if (sim_.result_.first_conflicts.size() < RunResult::kKeptConflicts) {
+      sim_.result_.first_conflicts.push_back(Conflict{id, wanted});
+    }
+  }
+
+private:
+  Simulation& sim_;
+};
+
+Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
+                       std::unique_ptr<Scheduler> scheduler, std::unique_ptr<Placement> placement,
+                       SimulationOptions options)
+    : jobs_{jobs},
+      cluster_{cluster},
+      scheduler_{std::move(scheduler)},
+      placement_{std::move(placement)},
+      options_{std::move(options)},
+      allocations_(jobs.size()) {
+  result_.jobs.resize(jobs.size());
+}
+
+Simulation::Simulation(const Scenario& scenario, const std::vector<JobSpec>& jobs, const Catalog& catalog,
+                       SimulationOptions options)
+    : Simulation(scenario.cluster, jobs, catalog.schedulers.make(scenario.scheduler),
+                 catalog.placements.make(scenario.placement), std::move(options)) {}
+
+Simulation::~Simulation() = default;
+
+RunResult Simulation::run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  last_progress_ = wall_start;
+  if (!jobs_.empty()) {
+    result_.first_submit = jobs_.front().submitted;
+    last_accounted_ = result_.first_submit;
+    engine_.schedule(jobs_.front().submitted, JobSubmitted{jobs_.front().id});
+    engine_.schedule(jobs_.front().submitted, SampleDue{});
+  }
+  try {
+    while (auto event = engine_.next()) {
+      std::visit([this](const auto& e) { on(e); }, event->body);
+      if ((engine_.processed() & 0xffff) == 0) report_progress(wall_start, false);
+    }
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    if (what.find("-- at t=") != std::string::npos) throw;
+    throw SimulationError(fmt::format("{} {}", what, engine_.where()));
+  }
+  for (const JobStatus& status : result_.jobs) {
+    if (status.phase == JobPhase::Queued) ++result_.unstarted;
+  }
+  result_.events = engine_.processed();
+  result_.fingerprint = engine_.fingerprint().hex();
+  result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  check_conservation();
+  report_progress(wall_start, true);
+  return std::move(result_);
+}
+
+void Simulation::report_progress(std::chrono::steady_clock::time_point wall_start, bool force) {
+  if (!options_.on_progress) return;
+  const auto now = std::chrono::steady_clock::now();
+  // Short runs print no progress at all; long ones a line every two seconds and a last one.
+  if (now - (force ? wall_start : last_progress_) < std::chrono::seconds(2)) return;
+  last_progress_ = now;
+  const double done = jobs_.empty() ? 1.0 : static_cast<double>(settled_) / static_cast<double>(jobs_.size());
+  options_.on_progress(Progress{done, engine_.now(), engine_.processed(),
+                                std::chrono::duration<double>(now - wall_start).count()});
+}
+
+void Simulation::on(const JobSubmitted& e) {
+  const std::size_t index = e.job.value();
+  // Submissions are fed one at a time, so the event heap holds O(running jobs), not the trace.
+  if (index + 1 < jobs_.size()) engine_.schedule(jobs_[index + 1].submitted, JobSubmitted{jobs_[index + 1].id});
+  const JobSpec& spec = jobs_[index];
+  JobStatus& status = result_.jobs[index];
+  if (auto reason = cluster_.never_fits(spec.demand)) {
+    status.phase = JobPhase::Unschedulable;
+    result_.unschedulable.push_back(Unschedulable{spec.id, std::move(*reason)});
+    ++settled_;
+    return;
+  }
+  status.phase = JobPhase::Queued;
+  ++queued_;
+  scheduler_->enqueue(spec);
+  request_pass(engine_.now());
+}
+
+void Simulation::on(const JobEnded& e) {
+  JobStatus& status = result_.jobs[e.job.value()];
+  if (status.phase != JobPhase::Running || status.attempt != e.attempt) return;  // stale
+  account_allocation();
+  cluster_.give_back(allocations_[e.job.value()]);
+  allocations_[e.job.value()].clear();
+  status.phase = JobPhase::Ended;
+  status.ended = engine_.now();
+  status.state = jobs_[e.job.value()].recorded_state;
+  result_.last_end = std::max(result_.last_end, engine_.now());
+  --running_;
+  ++settled_;
+  request_pass(engine_.now());
+}
+
+void Simulation::on(const SchedulingDue&) {
+  pending_passes_.erase(engine_.now());
+  Pass pass{*this};
+  scheduler_->select(pass);
+}
+
+void Simulation::on(const SampleDue&) {
+  result_.timeline.push_back(TimelineSample{engine_.now(), cluster_.allocated_gpus(), cluster_.allocated_cpus(),
+                                            running_, queued_});
+  // Stop sampling once every job is settled, or when nothing else can ever happen.
+  if (settled_ < jobs_.size() && !engine_.idle()) {
+    engine_.schedule(engine_.now() + options_.timeline_interval, SampleDue{});
+  }
+}
+
+void Simulation::request_pass(SimTime at) {
+  if (pending_passes_.insert(at).second) engine_.schedule(at, SchedulingDue{});
+}
+
+void Simulation::start(JobId id, const Allocation& where) {
+  const JobSpec& spec = jobs_[id.value()];
+  JobStatus& status = result_.jobs[id.value()];
+  if (status.phase != JobPhase::Queued) {
+    throw SimulationError(fmt::format("the scheduler started job {} (line {}), which is not queued", spec.trace_id,
+                                      spec.source_line));
+  }
+  // The placement contract, checked once per start: O(nodes of the job).
+  int gpus = 0;
+  int cpus = 0;
+  for (const Slice& s : where) {
+    gpus += s.gpus;
+    cpus += s.cpus;
+  }
+  const bool nodes_ok = spec.demand.cpu_only() ? true : static_cast<int>(where.size()) == spec.demand.nodes;
+  if (gpus != spec.demand.gpus || !nodes_ok || (cluster_.cpus_modelled() && cpus != spec.demand.cpus)) {
+    throw SimulationError(fmt::format(
+        "placement gave job {} {} GPUs and {} CPUs on {} nodes; it asked for {} GPUs and {} CPUs on {} nodes",
+        spec.trace_id, gpus, cpus, where.size(), spec.demand.gpus, spec.demand.cpus, spec.demand.nodes));
+  }
+  account_allocation();
+  cluster_.take(where);
+  allocations_[id.value()] = where;
+  status.phase = JobPhase::Running;
+  status.started = engine_.now();
+  ++status.attempt;
+  --queued_;
+  ++running_;
+  engine_.schedule(engine_.now() + spec.runtime, JobEnded{id, status.attempt});
+}
+
+void Simulation::account_allocation() {
+  result_.allocated_gpu_ms += std::int64_t{cluster_.allocated_gpus()} * (engine_.now() - last_accounted_).count();
+  last_accounted_ = engine_.now();
+}
+
+void Simulation::check_conservation() const {
+  std::int64_t gpu_ms = 0;
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobStatus& s = result_.jobs[i];
+    const JobSpec& spec = jobs_[i];
+    if (s.phase == JobPhase::Ended) {
+      if (s.attempt != 1 || !s.started || !s.ended || *s.ended - *s.started != spec.runtime) {
+        throw SimulationError(fmt::format("job {} (line {}) did not run exactly once for its runtime", spec.trace_id,
+                                          spec.source_line));
+      }
+      gpu_ms += std::int64_t{spec.demand.gpus} * spec.runtime.count();
+    } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending) {
+      throw SimulationError(fmt::format("job {} (line {}) never ended", spec.trace_id, spec.source_line));
+    }
+  }
+  if (gpu_ms != result_.allocated_gpu_ms) {
+    throw SimulationError(fmt::format("GPU time does not add up: jobs used {} GPU-ms, the cluster lent {} GPU-ms",
+                                      gpu_ms, result_.allocated_gpu_ms));
+  }
+  if (cluster_.allocated_gpus() != 0 || cluster_.allocated_cpus() != 0) {
+    throw SimulationError("resources are still allocated after every job ended");
+  }
+}
+
+}  // namespace acmesim

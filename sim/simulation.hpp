@@ -1,0 +1,115 @@
+#pragma once
+/// One run: owns the engine, the cluster, the job statuses and the policies, and handles events.
+/// Per event, the work is O(log pending events) plus the policy's own cost; nothing here scans
+/// the whole trace or cluster (see docs/performance.md).
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/core/engine.hpp"
+#include "sim/model/cluster.hpp"
+#include "sim/model/job.hpp"
+#include "sim/policy_api/catalog.hpp"
+
+namespace acmesim {
+
+struct Scenario;
+
+struct TimelineSample {
+  SimTime at;
+  int allocated_gpus;
+  int allocated_cpus;
+  std::uint32_t running;
+  std::uint32_t queued;
+};
+
+struct Unschedulable {
+  JobId job;
+  std::string reason;
+};
+
+struct Conflict {
+  JobId job;
+  SimTime wanted;  // when the policy wanted to start it (replay: the recorded start)
+};
+
+struct Progress {
+  double fraction_done;  // jobs ended or rejected / all jobs
+  SimTime now;
+  std::uint64_t events;
+  double wall_seconds;
+};
+
+/// Everything a run produced; outputs are written from this (sim/metrics/outputs.hpp).
+struct RunResult {
+  std::vector<JobStatus> jobs;  // by JobId
+  std::vector<TimelineSample> timeline;
+  std::vector<Unschedulable> unschedulable;
+  std::uint64_t conflicts = 0;
+  std::vector<Conflict> first_conflicts;  // at most kKeptConflicts
+  std::uint64_t unstarted = 0;            // queued when the run ran out of events
+  std::uint64_t events = 0;
+  std::string fingerprint;
+  SimTime first_submit{};
+  SimTime last_end{};
+  std::int64_t allocated_gpu_ms = 0;  // integral of allocated GPUs over time
+  double wall_seconds = 0;            // not part of any output file (outputs are reproducible)
+
+  static constexpr std::size_t kKeptConflicts = 20;
+};
+
+struct SimulationOptions {
+  Duration timeline_interval = seconds(600);
+  /// Called about every two seconds of wall time on long runs.
+  std::function<void(const Progress&)> on_progress;
+};
+
+class Simulation {
+public:
+  /// `jobs` must be sorted by submission time with id == index, as read_acme_trace returns
+  /// them; it must outlive the simulation (runs share one trace without copying it).
+  Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, std::unique_ptr<Scheduler> scheduler,
+             std::unique_ptr<Placement> placement, SimulationOptions options = {});
+  /// Builds the policies the scenario names from `catalog`.
+  Simulation(const Scenario& scenario, const std::vector<JobSpec>& jobs, const Catalog& catalog,
+             SimulationOptions options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  /// Runs to the end and checks conservation (every job ended once, GPU time adds up).
+  RunResult run();
+
+private:
+  class Pass;
+  void on(const JobSubmitted& e);
+  void on(const JobEnded& e);
+  void on(const SchedulingDue& e);
+  void on(const SampleDue& e);
+  void request_pass(SimTime at);
+  void start(JobId id, const Allocation& where);
+  void account_allocation();
+  void check_conservation() const;
+  void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);
+
+  const std::vector<JobSpec>& jobs_;
+  Cluster cluster_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Placement> placement_;
+  SimulationOptions options_;
+  Engine engine_;
+  RunResult result_;
+  std::vector<Allocation> allocations_;  // by JobId, while running
+  std::set<SimTime> pending_passes_;
+  std::size_t settled_ = 0;  // jobs ended or rejected
+  std::uint32_t running_ = 0;
+  std::uint32_t queued_ = 0;
+  SimTime last_accounted_{};
+  std::chrono::steady_clock::time_point last_progress_{};
+};
+
+}  // namespace acmesim

@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include "policies/catalog.hpp"
+
+using namespace acmesim;
+
+namespace {
+std::unique_ptr<Placement> placement(const std::string& name) {
+  return builtin_catalog().placements.make(PolicyArgs::named("placement", name));
+}
+Allocation one(std::uint32_t node, int gpus, int cpus = 0) {
+  return Allocation{Slice{NodeId{node}, static_cast<std::uint16_t>(gpus), static_cast<std::uint16_t>(cpus), 0}};
+}
+std::vector<std::uint32_t> nodes_of(const Allocation& a) {
+  std::vector<std::uint32_t> out;
+  for (const Slice& s : a) out.push_back(s.node.value());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("pack puts a small job on the fullest node that fits, lowest id among equals") {
+  Cluster c{ClusterSpec{4, 8, 0, 0, 0}};
+  c.take(one(0, 2));  // 6 idle
+  c.take(one(2, 5));  // 3 idle
+  c.take(one(3, 5));  // 3 idle
+  const auto where = placement("pack")->place(c, Demand{1, 3, 0, 0});
+  REQUIRE(where);
+  CHECK(nodes_of(*where) == std::vector<std::uint32_t>{2});
+  const auto bigger = placement("pack")->place(c, Demand{1, 4, 0, 0});
+  REQUIRE(bigger);
+  CHECK(nodes_of(*bigger) == std::vector<std::uint32_t>{0});
+}
+
+TEST_CASE("spread puts a small job on the emptiest node") {
+  Cluster c{ClusterSpec{3, 8, 0, 0, 0}};
+  c.take(one(0, 2));
+  const auto where = placement("spread")->place(c, Demand{1, 1, 0, 0});
+  REQUIRE(where);
+  CHECK(nodes_of(*where) == std::vector<std::uint32_t>{1});
+}
+
+TEST_CASE("a multi-node job gets exactly the nodes it asked for, each with its share") {
+  Cluster c{ClusterSpec{4, 8, 128, 0, 0}};
+  c.take(one(1, 1, 16));
+  for (const std::string name : {"pack", "spread"}) {
+    const auto where = placement(name)->place(c, Demand{2, 16, 256, 0});
+    REQUIRE(where);
+    CHECK(nodes_of(*where) == std::vector<std::uint32_t>{0, 2});
+    for (const Slice& s : *where) {
+      CHECK(s.gpus == 8);
+      CHECK(s.cpus == 128);
+    }
+  }
+}
+
+TEST_CASE("a gang job does not fit when fewer nodes than it asked for have room, even if GPUs add up") {
+  Cluster c{ClusterSpec{3, 8, 0, 0, 0}};
+  c.take(one(0, 4));
+  c.take(one(1, 4));
+  c.take(one(2, 4));  // 12 idle GPUs in total, but no node has 8
+  CHECK_FALSE(placement("pack")->place(c, Demand{1, 8, 0, 0}));
+  CHECK_FALSE(placement("spread")->place(c, Demand{2, 16, 0, 0}));
+}
+
+TEST_CASE("a node short of CPUs is passed over even when its GPUs fit") {
+  Cluster c{ClusterSpec{2, 8, 128, 0, 0}};
+  c.take(Allocation{Slice{NodeId{0}, 0, 120, 0}});
+  const auto where = placement("pack")->place(c, Demand{1, 8, 128, 0});
+  REQUIRE(where);
+  CHECK(nodes_of(*where) == std::vector<std::uint32_t>{1});
+}
+
+TEST_CASE("CPU-only jobs prefer CPU-only nodes and take CPU cores only") {
+  Cluster c{ClusterSpec{2, 8, 128, 0, 1}};
+  const auto where = placement("pack")->place(c, Demand{1, 0, 32, 0});
+  REQUIRE(where);
+  REQUIRE(where->size() == 1);
+  CHECK(where->front().node == NodeId{2});
+  CHECK(where->front().gpus == 0);
+  CHECK(where->front().cpus == 32);
+}
+
+TEST_CASE("CPU-only jobs take nothing when the cluster does not model CPUs") {
+  const Cluster c{ClusterSpec{2, 8, 0, 0, 0}};
+  const auto where = placement("spread")->place(c, Demand{1, 0, 32, 0});
+  REQUIRE(where);
+  CHECK(where->empty());
+}

@@ -1,0 +1,56 @@
+#pragma once
+// Small builders shared by the tests.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "policies/catalog.hpp"
+#include "sim/simulation.hpp"
+
+namespace acmesim::testing {
+
+struct JobLine {
+  std::int64_t submit_s;
+  int gpus;
+  std::int64_t runtime_s;
+};
+
+/// Single-node GPU jobs (16 CPUs per GPU), ids in order, sorted by submission as given.
+inline std::vector<JobSpec> make_jobs(const std::vector<JobLine>& lines) {
+  std::vector<JobSpec> jobs;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    JobSpec j;
+    j.id = JobId{static_cast<std::uint32_t>(i)};
+    j.trace_id = "j" + std::to_string(i);
+    j.type = JobType::Other;
+    const int gpus = lines[i].gpus;
+    j.demand = Demand{std::max(1, (gpus + 7) / 8), gpus, gpus * 16, 0};
+    j.submitted = SimTime{seconds(lines[i].submit_s)};
+    j.runtime = seconds(lines[i].runtime_s);
+    j.source_line = static_cast<std::uint32_t>(i + 2);
+    jobs.push_back(j);
+  }
+  return jobs;
+}
+
+inline RunResult run_policies(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
+                              const std::string& scheduler, const std::string& placement) {
+  const Catalog catalog = builtin_catalog();
+  Simulation sim{cluster, jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
+                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  return sim.run();
+}
+
+inline std::vector<std::int64_t> start_seconds(const RunResult& r) {
+  std::vector<std::int64_t> out;
+  for (const JobStatus& s : r.jobs) out.push_back(s.started ? s.started->time_since_epoch().count() / 1000 : -1);
+  return out;
+}
+
+inline std::vector<std::int64_t> end_seconds(const RunResult& r) {
+  std::vector<std::int64_t> out;
+  for (const JobStatus& s : r.jobs) out.push_back(s.ended ? s.ended->time_since_epoch().count() / 1000 : -1);
+  return out;
+}
+
+}  // namespace acmesim::testing
