@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/engine.hpp"
 #include "sim/model/cluster.hpp"
+#include "sim/model/events.hpp"
 #include "sim/model/job.hpp"
 #include "sim/policy_api/catalog.hpp"
 
@@ -101,7 +101,7 @@ private:
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Placement> placement_;
   SimulationOptions options_;
-  Engine engine_;
+  SimEngine engine_;
   RunResult result_;
   std::vector<Allocation> allocations_;  // by JobId, while running
   std::set<SimTime> pending_passes_;

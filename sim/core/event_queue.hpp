@@ -1,17 +1,40 @@
 #pragma once
-/// Pending events, popped in (time, phase, seq) order.
-/// Cost: push and pop O(log n) in the number of *pending* events. The simulation keeps n small
-/// by feeding trace submissions one at a time instead of scheduling the whole trace up front,
-/// so n is about (running jobs + a few), not the trace length.
+/// Events and their one total order: (time, phase, sequence).
+///
+/// The engine is generic over the event set: a model defines a std::variant of event structs,
+/// each with a `static constexpr` `phase` (an enum whose values give the order of simultaneous
+/// events) and a `key()` folded into the fingerprint. The cluster simulation's events are in
+/// sim/model/events.hpp; the evaluation model has its own.
+///
+/// Cost: push and pop O(log n) in the number of *pending* events.
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
-#include "sim/core/event.hpp"
+#include "sim/core/time.hpp"
 
 namespace acmesim {
 
+template <class Body>
+struct BasicEvent {
+  SimTime at;
+  std::uint8_t phase;  // taken from the body's type, so callers cannot get it wrong
+  std::uint64_t seq;   // scheduling order; unique, so the order is total
+  Body body;
+};
+
+/// True if `a` runs before `b`.
+template <class Body>
+constexpr bool runs_before(const BasicEvent<Body>& a, const BasicEvent<Body>& b) {
+  if (a.at != b.at) return a.at < b.at;
+  if (a.phase != b.phase) return a.phase < b.phase;
+  return a.seq < b.seq;
+}
+
+template <class Body>
 class EventQueue {
 public:
+  using Event = BasicEvent<Body>;
   void push(Event event) {
     heap_.push_back(std::move(event));
     std::push_heap(heap_.begin(), heap_.end(), later);

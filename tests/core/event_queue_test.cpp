@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "sim/core/engine.hpp"
 #include "sim/core/error.hpp"
+#include "sim/model/events.hpp"
 
 using namespace acmesim;
 
@@ -20,7 +20,7 @@ std::string label(const Event& e) {
 }  // namespace
 
 TEST_CASE("events at one instant run in phase order, then in the order they were scheduled") {
-  Engine engine;
+  SimEngine engine;
   const SimTime t = at_ms(5000);
   engine.schedule(t, SampleDue{});
   engine.schedule(t, SchedulingDue{});
@@ -35,7 +35,7 @@ TEST_CASE("events at one instant run in phase order, then in the order they were
 }
 
 TEST_CASE("the clock advances to each event's time and never goes back") {
-  Engine engine;
+  SimEngine engine;
   engine.schedule(at_ms(10), SampleDue{});
   engine.schedule(at_ms(3), SampleDue{});
   REQUIRE(engine.next()->at == at_ms(3));
@@ -46,7 +46,7 @@ TEST_CASE("the clock advances to each event's time and never goes back") {
 }
 
 TEST_CASE("scheduling into the past is an error that names the time and event number") {
-  Engine engine;
+  SimEngine engine;
   engine.schedule(at_ms(2000), SampleDue{});
   engine.next();
   CHECK_THROWS_WITH(engine.schedule(at_ms(1000), SampleDue{}),
@@ -54,10 +54,10 @@ TEST_CASE("scheduling into the past is an error that names the time and event nu
 }
 
 TEST_CASE("the fingerprint depends on the order of events, not only on the set of events") {
-  Engine a;
+  SimEngine a;
   a.schedule(at_ms(1), JobSubmitted{JobId{1}});
   a.schedule(at_ms(1), JobSubmitted{JobId{2}});
-  Engine b;
+  SimEngine b;
   b.schedule(at_ms(1), JobSubmitted{JobId{2}});
   b.schedule(at_ms(1), JobSubmitted{JobId{1}});
   while (a.next()) {

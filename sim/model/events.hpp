@@ -1,5 +1,5 @@
 #pragma once
-/// Events and the one total order of simultaneous events: (time, phase, sequence).
+/// The cluster simulation's events and the order of simultaneous ones: (time, phase, sequence).
 ///
 /// Phases within one instant, lowest first (docs/design.md has the reasoning):
 ///   Release  a job that ends at t frees its resources before anyone looks at the cluster
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <variant>
 
+#include "sim/core/engine.hpp"
 #include "sim/core/id.hpp"
 #include "sim/core/time.hpp"
 
@@ -48,18 +49,7 @@ struct SampleDue {
 
 using EventBody = std::variant<JobEnded, JobSubmitted, SchedulingDue, SampleDue>;
 
-struct Event {
-  SimTime at;
-  Phase phase;        // taken from the body's type, so callers cannot get it wrong
-  std::uint64_t seq;  // scheduling order; unique, so the order is total
-  EventBody body;
-};
-
-/// True if `a` runs before `b`.
-constexpr bool runs_before(const Event& a, const Event& b) {
-  if (a.at != b.at) return a.at < b.at;
-  if (a.phase != b.phase) return a.phase < b.phase;
-  return a.seq < b.seq;
-}
+using SimEngine = Engine<EventBody>;
+using Event = SimEngine::Event;
 
 }  // namespace acmesim
