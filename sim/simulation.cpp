@@ -18,6 +18,12 @@ public:
     return sim_.placement_->place(sim_.cluster_, sim_.jobs_[id.value()].demand);
   }
   void start(JobId id, const Allocation& where) override { sim_.start(id, where); }
+  void preempt(JobId id, const Interruption& how) override {
+    Interruption preemption = how;
+    preemption.cause = InterruptCause::Preempted;
+    sim_.interrupt(id, preemption);
+  }
+  const JobStatus& status(JobId id) const override { return sim_.result_.jobs[id.value()]; }
   void wake_at(SimTime at) override {
     if (at <= now()) {
       throw SimulationError(fmt::format("a scheduler asked to wake at t={:.3f}s, not after now {}", to_seconds(at),
@@ -117,16 +123,53 @@ void Simulation::on(const JobSubmitted& e) {
 void Simulation::on(const JobEnded& e) {
   JobStatus& status = result_.jobs[e.job.value()];
   if (status.phase != JobPhase::Running || status.attempt != e.attempt) return;  // stale
-  account_allocation();
-  cluster_.give_back(allocations_[e.job.value()]);
-  allocations_[e.job.value()].clear();
+  close_attempt(e.job);
   status.phase = JobPhase::Ended;
   status.ended = engine_.now();
   status.state = jobs_[e.job.value()].recorded_state;
   result_.last_end = std::max(result_.last_end, engine_.now());
-  --running_;
   ++settled_;
+}
+
+void Simulation::on(const JobRequeued& e) {
+  JobStatus& status = result_.jobs[e.job.value()];
+  if (status.phase != JobPhase::Waiting || status.attempt != e.attempt) return;  // stale
+  status.phase = JobPhase::Queued;
+  ++queued_;
+  scheduler_->requeue(jobs_[e.job.value()], status);
   request_pass(engine_.now());
+}
+
+Duration Simulation::close_attempt(JobId id) {
+  const JobSpec& spec = jobs_[id.value()];
+  JobStatus& status = result_.jobs[id.value()];
+  account_allocation();
+  cluster_.give_back(allocations_[id.value()]);
+  allocations_[id.value()].clear();
+  --running_;
+  request_pass(engine_.now());
+  const Duration held = engine_.now() - status.attempt_started;
+  const Duration overhead = std::min(held, status.attempt_overhead);  // cut short if interrupted during it
+  status.held_gpu_ms += std::int64_t{spec.demand.gpus} * held.count();
+  status.overhead_gpu_ms += std::int64_t{spec.demand.gpus} * overhead.count();
+  return held - overhead;
+}
+
+void Simulation::interrupt(JobId id, const Interruption& how) {
+  const JobSpec& spec = jobs_[id.value()];
+  JobStatus& status = result_.jobs[id.value()];
+  if (status.phase != JobPhase::Running) {
+    throw SimulationError(fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id,
+                                      spec.source_line));
+  }
+  const Duration progress = close_attempt(id);
+  const Duration kept = std::min(progress, how.keep_at_most);
+  status.done += kept;
+  status.lost_gpu_ms += std::int64_t{spec.demand.gpus} * (progress - kept).count();
+  status.next_overhead = how.restart_overhead;
+  (how.cause == InterruptCause::Preempted ? status.preemptions : status.failures) += 1;
+  status.phase = JobPhase::Waiting;
+  engine_.schedule(engine_.now() + how.requeue_after, JobRequeued{id, status.attempt});
 }
 
 void Simulation::on(const SchedulingDue&) {
@@ -172,11 +215,15 @@ void Simulation::start(JobId id, const Allocation& where) {
   cluster_.take(where);
   allocations_[id.value()] = where;
   status.phase = JobPhase::Running;
-  status.started = engine_.now();
+  if (!status.started) status.started = engine_.now();
   ++status.attempt;
+  status.attempt_started = engine_.now();
+  status.attempt_overhead = status.next_overhead;
+  status.next_overhead = Duration{0};
   --queued_;
   ++running_;
-  engine_.schedule(engine_.now() + spec.runtime, JobEnded{id, status.attempt});
+  const Duration remaining = spec.runtime - status.done;
+  engine_.schedule(engine_.now() + status.attempt_overhead + remaining, JobEnded{id, status.attempt});
 }
 
 void Simulation::account_allocation() {
@@ -185,23 +232,30 @@ void Simulation::account_allocation() {
 }
 
 void Simulation::check_conservation() const {
-  std::int64_t gpu_ms = 0;
+  std::int64_t held = 0;
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const JobStatus& s = result_.jobs[i];
     const JobSpec& spec = jobs_[i];
+    held += s.held_gpu_ms;
     if (s.phase == JobPhase::Ended) {
-      if (s.attempt != 1 || !s.started || !s.ended || *s.ended - *s.started != spec.runtime) {
-        throw SimulationError(fmt::format("job {} (line {}) did not run exactly once for its runtime", spec.trace_id,
-                                          spec.source_line));
+      // The last attempt did the rest of the work after its overhead; every GPU-ms held was
+      // useful work, lost work or overhead.
+      const Duration last = *s.ended - s.attempt_started - s.attempt_overhead;
+      const std::int64_t useful = std::int64_t{spec.demand.gpus} * spec.runtime.count();
+      if (s.attempt < 1 || s.done + last != spec.runtime ||
+          s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms) {
+        throw SimulationError(fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
+                                          "{} ms in the last attempt, runtime {} ms",
+                                          spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(),
+                                          spec.runtime.count()));
       }
-      gpu_ms += std::int64_t{spec.demand.gpus} * spec.runtime.count();
-    } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending) {
+    } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending || s.phase == JobPhase::Waiting) {
       throw SimulationError(fmt::format("job {} (line {}) never ended", spec.trace_id, spec.source_line));
     }
   }
-  if (gpu_ms != result_.allocated_gpu_ms) {
-    throw SimulationError(fmt::format("GPU time does not add up: jobs used {} GPU-ms, the cluster lent {} GPU-ms",
-                                      gpu_ms, result_.allocated_gpu_ms));
+  if (held != result_.allocated_gpu_ms) {
+    throw SimulationError(fmt::format("GPU time does not add up: jobs held {} GPU-ms, the cluster lent {} GPU-ms",
+                                      held, result_.allocated_gpu_ms));
   }
   if (cluster_.allocated_gpus() != 0 || cluster_.allocated_cpus() != 0) {
     throw SimulationError("resources are still allocated after every job ended");

@@ -88,10 +88,15 @@ private:
   class Pass;
   void on(const JobSubmitted& e);
   void on(const JobEnded& e);
+  void on(const JobRequeued& e);
   void on(const SchedulingDue& e);
   void on(const SampleDue& e);
   void request_pass(SimTime at);
   void start(JobId id, const Allocation& where);
+  /// Takes a running job off its resources; see Interruption. O(nodes of the job + log n).
+  void interrupt(JobId id, const Interruption& how);
+  /// Closes the current attempt's books: GPU time held and the work it did.
+  Duration close_attempt(JobId id);
   void account_allocation();
   void check_conservation() const;
   void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);

@@ -84,7 +84,8 @@ TEST_CASE("at the end of a run every job ended exactly once and GPU time adds up
     for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
       REQUIRE(r.jobs[i].phase == JobPhase::Ended);
       CHECK(r.jobs[i].attempt == 1);
-      gpu_ms += trace.jobs[i].demand.gpus * (*r.jobs[i].ended - *r.jobs[i].started).count();
+      gpu_ms += r.jobs[i].held_gpu_ms;
+      CHECK(r.jobs[i].held_gpu_ms == trace.jobs[i].demand.gpus * (*r.jobs[i].ended - *r.jobs[i].started).count());
     }
     CHECK(gpu_ms == r.allocated_gpu_ms);
     CHECK(r.unstarted == 0);

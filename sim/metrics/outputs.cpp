@@ -54,7 +54,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   fmt::format_to(std::back_inserter(out),
                  "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
                  "gpu_time{}\n",
-                 extras ? ",jct,outcome" : "");
+                 extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time" : "");
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   std::string text;
   const auto stamp = [&](SimTime t) -> const std::string& {
@@ -69,25 +69,27 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
                    spec.demand.nodes, spec.demand.gpus, spec.demand.cpus, name(spec.type),
                    name(s.phase == JobPhase::Ended ? s.state : spec.recorded_state), stamp(spec.submitted));
     if (s.phase == JobPhase::Ended) {
-      const std::int64_t duration = (*s.ended - *s.started).count();
       fmt::format_to(std::back_inserter(out), "{},", stamp(*s.started));
       fmt::format_to(std::back_inserter(out), "{},", stamp(*s.ended));
-      append_seconds(out, duration);
+      append_seconds(out, (*s.ended - *s.started).count());
       out.push_back(',');
       append_seconds(out, (*s.started - spec.submitted).count());
       out.push_back(',');
-      append_seconds(out, duration * spec.demand.gpus);
+      append_seconds(out, s.held_gpu_ms);
       if (extras) {
         out.push_back(',');
         append_seconds(out, (*s.ended - spec.submitted).count());
-        fmt::format_to(std::back_inserter(out), ",ran");
+        fmt::format_to(std::back_inserter(out), ",ran,{},{},{},", s.attempt, s.preemptions, s.failures);
+        append_seconds(out, s.lost_gpu_ms);
+        out.push_back(',');
+        append_seconds(out, s.overhead_gpu_ms);
       }
       out.push_back('\n');
     } else {
       fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
                      !extras                                ? ""
-                     : s.phase == JobPhase::Unschedulable ? "unschedulable"
-                                                          : "unstarted");
+                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0"
+                                                          : "unstarted,0,0,0,0,0");
     }
     if (out.size() > (1U << 20)) {
       file.write(out);
@@ -136,6 +138,10 @@ Json group_json(const GroupStats& g) {
     hours[std::string(name(state))] = round_to(static_cast<double>(g.gpu_ms_by_state[static_cast<std::size_t>(state)]) / 3.6e6, 1e-3);
   }
   j["gpu_hours"] = hours;
+  j["interruptions"] = {{"preemptions", g.preemptions},
+                        {"failures", g.failures},
+                        {"lost_gpu_hours", round_to(static_cast<double>(g.lost_gpu_ms) / 3.6e6, 1e-3)},
+                        {"overhead_gpu_hours", round_to(static_cast<double>(g.overhead_gpu_ms) / 3.6e6, 1e-3)}};
   return j;
 }
 

@@ -43,11 +43,14 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     const auto t = static_cast<std::size_t>(spec.type);
     const std::int64_t queue = (*s.started - spec.submitted).count();
     const std::int64_t jct = (*s.ended - spec.submitted).count();
-    const std::int64_t gpu_ms = std::int64_t{spec.demand.gpus} * (*s.ended - *s.started).count();
     for (GroupStats* g : {&summary.overall, &summary.by_type[t]}) {
       ++g->jobs;
       if (!spec.demand.cpu_only()) ++g->gpu_jobs;
-      g->gpu_ms_by_state[static_cast<std::size_t>(s.state)] += gpu_ms;
+      g->gpu_ms_by_state[static_cast<std::size_t>(s.state)] += s.held_gpu_ms;
+      g->preemptions += s.preemptions;
+      g->failures += s.failures;
+      g->lost_gpu_ms += s.lost_gpu_ms;
+      g->overhead_gpu_ms += s.overhead_gpu_ms;
     }
     queue_all.push_back(queue);
     jct_all.push_back(jct);

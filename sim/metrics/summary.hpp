@@ -24,7 +24,11 @@ struct GroupStats {
   std::uint64_t gpu_jobs = 0;
   Quantiles queue;  // start - submit
   Quantiles jct;    // end - submit
-  std::array<std::int64_t, kFinalStateCount> gpu_ms_by_state{};
+  std::array<std::int64_t, kFinalStateCount> gpu_ms_by_state{};  // GPU time held, by final state
+  std::uint64_t preemptions = 0;
+  std::uint64_t failures = 0;
+  std::int64_t lost_gpu_ms = 0;      // work done, not kept, redone
+  std::int64_t overhead_gpu_ms = 0;  // restart overheads
   std::int64_t gpu_ms() const;
 };
 

@@ -3,7 +3,7 @@
 ///
 /// Phases within one instant, lowest first (docs/design.md has the reasoning):
 ///   Release  a job that ends at t frees its resources before anyone looks at the cluster
-///   Arrive   submissions at t join the queue before the pass at t
+///   Arrive   submissions and requeued jobs at t join the queue before the pass at t
 ///   Decide   one scheduling pass per instant, on the settled state
 ///   Observe  timeline samples see the decisions of t
 /// Inside a phase, events run in the order they were scheduled (`seq`). Changing this order
@@ -35,6 +35,14 @@ struct JobSubmitted {
   std::uint64_t key() const { return job.value(); }
 };
 
+/// An interrupted job returns to the scheduler's queue.
+struct JobRequeued {
+  static constexpr Phase phase = Phase::Arrive;
+  JobId job;
+  std::uint32_t attempt;  // the attempt that was interrupted; stale if the job moved on
+  std::uint64_t key() const { return (std::uint64_t{job.value()} << 32) | attempt; }
+};
+
 /// Run the scheduler. At most one is pending per instant.
 struct SchedulingDue {
   static constexpr Phase phase = Phase::Decide;
@@ -47,7 +55,7 @@ struct SampleDue {
   std::uint64_t key() const { return 0; }
 };
 
-using EventBody = std::variant<JobEnded, JobSubmitted, SchedulingDue, SampleDue>;
+using EventBody = std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue>;
 
 using SimEngine = Engine<EventBody>;
 using Event = SimEngine::Event;

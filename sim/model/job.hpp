@@ -58,15 +58,45 @@ struct JobSpec {
   std::uint32_t source_line = 0;          // line in the trace file, for messages
 };
 
-enum class JobPhase : std::uint8_t { Pending, Queued, Running, Ended, Unschedulable };
+/// Pending: not yet submitted. Queued: with the scheduler. Running: holds resources.
+/// Waiting: interrupted, out of the queue until its requeue time (e.g. recovering from a failure).
+enum class JobPhase : std::uint8_t { Pending, Queued, Running, Waiting, Ended, Unschedulable };
 
-/// What the simulation did to a job.
+/// Why a running job lost its resources before its end.
+enum class InterruptCause : std::uint8_t { Preempted, Failed };
+
+/// What the simulation did to a job. A job needs `JobSpec::runtime` of work; each attempt
+/// (a start) first pays its restart overhead, then works until it ends or is interrupted, and
+/// an interruption keeps only the progress its cause allows (a checkpoint, say).
 struct JobStatus {
   JobPhase phase = JobPhase::Pending;
-  std::uint32_t attempt = 0;  // bumps on every (re)start; older JobEnded events go stale
-  std::optional<SimTime> started;
+  std::uint32_t attempt = 0;  // number of starts; a JobEnded of an older attempt is stale
+  std::optional<SimTime> started;  // first start
   std::optional<SimTime> ended;
   FinalState state = FinalState::Completed;
+
+  SimTime attempt_started{};    // start of the current (or last) attempt
+  Duration attempt_overhead{};  // restart overhead paid at the start of the current attempt
+  Duration next_overhead{};     // restart overhead the next start will pay
+  Duration done{};              // work kept from interrupted attempts
+
+  std::uint32_t preemptions = 0;
+  std::uint32_t failures = 0;
+  std::int64_t held_gpu_ms = 0;      // GPU time held over all attempts (what the cluster lent)
+  std::int64_t lost_gpu_ms = 0;      // GPU time of work done but not kept, redone later
+  std::int64_t overhead_gpu_ms = 0;  // GPU time spent in restart overheads
+};
+
+/// How an interruption treats a running job (see Simulation::interrupt).
+struct Interruption {
+  InterruptCause cause = InterruptCause::Preempted;
+  /// Upper bound on the progress of the current attempt that is kept (e.g. up to the last
+  /// checkpoint); Duration::max() keeps it all.
+  Duration keep_at_most = Duration::max();
+  /// Paid at the job's next start before any work (restart, reload of the checkpoint).
+  Duration restart_overhead{};
+  /// Back in the scheduler's queue after this long (0: at once, in the same instant).
+  Duration requeue_after{};
 };
 
 }  // namespace acmesim

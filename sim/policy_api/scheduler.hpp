@@ -20,6 +20,12 @@ public:
   virtual std::optional<Allocation> fit(JobId job) const = 0;
   /// Starts `job` on `where` now; later fit() calls see the change.
   virtual void start(JobId job, const Allocation& where) = 0;
+  /// Stops running `job` now and returns it to the queue (through Scheduler::requeue, at once
+  /// or after `how.requeue_after`), keeping at most `how.keep_at_most` of its current
+  /// attempt's progress; its next start pays `how.restart_overhead`. The cause is Preempted.
+  virtual void preempt(JobId job, const Interruption& how) = 0;
+  /// What the simulation has done to `job` so far (attempts, work kept, ...).
+  virtual const JobStatus& status(JobId job) const = 0;
   /// Asks for another pass at `at` (> now) even if nothing else happens then.
   virtual void wake_at(SimTime at) = 0;
   /// Reports that `job` could not start when the policy wanted it to (`replay` uses this).
@@ -31,6 +37,12 @@ public:
   virtual ~Scheduler() = default;
   /// `job` wants resources: newly submitted (it is known to fit an empty cluster).
   virtual void enqueue(const JobSpec& job) = 0;
+  /// `job` wants resources again after an interruption (preemption, failure); `status` says
+  /// how much work it kept. By default it joins the queue like a new submission.
+  virtual void requeue(const JobSpec& job, const JobStatus& status) {
+    (void)status;
+    enqueue(job);
+  }
   /// Starts whatever should start now.
   virtual void select(SchedulingPass& pass) = 0;
 };
