@@ -1,5 +1,6 @@
 #include "sim/app/eval_bench_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -49,7 +50,31 @@ std::vector<Variant> ablation_variants() {
 
 double hours(std::int64_t ms) { return static_cast<double>(ms) / 3.6e6; }
 
+template <class F>
+double mean_of(const std::vector<EvalResult>& runs, F value) {
+  if (runs.empty()) return 0;
+  double sum = 0;
+  for (const EvalResult& r : runs) sum += value(r);
+  return sum / static_cast<double>(runs.size());
+}
+
 }  // namespace
+
+double EvalBenchRow::mean_makespan_min() const {
+  return mean_of(runs, [](const EvalResult& r) { return to_seconds(r.makespan) / 60.0; });
+}
+double EvalBenchRow::mean_hours(std::int64_t EvalResult::*field) const {
+  return mean_of(runs, [field](const EvalResult& r) { return hours(r.*field); });
+}
+double EvalBenchRow::mean_idle_hours() const {
+  return mean_of(runs, [](const EvalResult& r) { return hours(r.gpu_idle_held_ms()); });
+}
+double EvalBenchRow::mean_speedup() const {
+  if (speedups.empty()) return 0;
+  double sum = 0;
+  for (double s : speedups) sum += s;
+  return sum / static_cast<double>(speedups.size());
+}
 
 std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite& suite, const Catalog& catalog) {
   if (!(args.model_gb > 0)) throw InputError(fmt::format("--model-gb: expected a size > 0, found {}", args.model_gb));
@@ -57,13 +82,13 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
     throw InputError("--nic-gbps and --pcie-gbs: expected bandwidths > 0");
   }
   if (args.noise_sigma < 0) throw InputError(fmt::format("--noise: expected >= 0, found {}", args.noise_sigma));
+  if (args.runs < 1) throw InputError(fmt::format("--runs: expected >= 1, found {}", args.runs));
   EvalRequest request;
   request.checkpoint_bytes = static_cast<std::int64_t>(std::llround(args.model_gb * 1e9));
   request.suite = &suite;
   EvalHardware hardware;
   hardware.storage_nic_bits_per_s = static_cast<std::int64_t>(std::llround(args.nic_gbps * 1e9));
   hardware.pcie_bytes_per_s = static_cast<std::int64_t>(std::llround(args.pcie_gbs * 1e9));
-  const EvalOptions options{args.noise_sigma, args.seed};
 
   std::vector<Variant> variants;
   for (const std::string& p : args.policies) variants.push_back(Variant{p, p});
@@ -79,29 +104,34 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
     if (nodes < 1) throw InputError(fmt::format("--nodes: expected node counts >= 1, found {}", nodes));
     const EvalResources resources{nodes, args.gpus_per_node};
     const std::size_t first = rows.size();
-    std::optional<Duration> coupled;
+    std::optional<std::size_t> coupled;
     for (std::size_t i = 0; i < variants.size(); ++i) {
       EvalBenchRow row;
       row.nodes = nodes;
       row.policy = variants[i].label;
       row.plan = policies[i]->plan(request, resources);
-      row.result = simulate_evaluation(request, resources, row.plan, hardware, options);
-      if (!coupled && variants[i].policy == "coupled") coupled = row.result.makespan;
+      for (int run = 0; run < args.runs; ++run) {
+        const EvalOptions options{args.noise_sigma, args.seed + static_cast<std::uint64_t>(run)};
+        row.runs.push_back(simulate_evaluation(request, resources, row.plan, hardware, options));
+      }
+      if (!coupled && variants[i].policy == "coupled") coupled = rows.size();
       rows.push_back(std::move(row));
     }
-    for (std::size_t i = first; i < rows.size(); ++i) {
-      if (coupled && rows[i].result.makespan.count() > 0) {
-        rows[i].speedup = static_cast<double>(coupled->count()) / static_cast<double>(rows[i].result.makespan.count());
+    for (std::size_t i = first; coupled && i < rows.size(); ++i) {
+      for (std::size_t run = 0; run < rows[i].runs.size(); ++run) {
+        const auto base = static_cast<double>(rows[*coupled].runs[run].makespan.count());
+        const auto mine = static_cast<double>(rows[i].runs[run].makespan.count());
+        rows[i].speedups.push_back(mine > 0 ? base / mine : 0.0);
       }
     }
   }
   return rows;
 }
 
-bool trial_profile(const EvalBenchRow& row, std::uint32_t dataset, TrialProfile& out) {
-  for (const EvalPieceRecord& p : row.result.pieces) {
-    if (p.piece.dataset != dataset || p.piece.parts != 1 || row.plan.trials[p.trial].pieces.size() != 1) continue;
-    const EvalTrialRecord& t = row.result.trials[p.trial];
+bool trial_profile(const EvalPlan& plan, const EvalResult& result, std::uint32_t dataset, TrialProfile& out) {
+  for (const EvalPieceRecord& p : result.pieces) {
+    if (p.piece.dataset != dataset || p.piece.parts != 1 || plan.trials[p.trial].pieces.size() != 1) continue;
+    const EvalTrialRecord& t = result.trials[p.trial];
     const double total = static_cast<double>((t.end - t.start).count());
     if (total <= 0) return false;
     out.seconds = total / 1000.0;
@@ -117,26 +147,34 @@ std::string eval_bench_table(const EvalBenchArgs& args, const EvalSuite& suite, 
   for (const EvalDataset& d : suite.datasets) prior_ms += d.inference.count();
   std::string out = fmt::format(
       "eval-bench: suite '{}' ({} datasets, {:.2f} GPU-h of inference priors at {:.1f} GB), checkpoint {:.1f} GB, "
-      "{} GPUs/node, storage NIC {:g} Gb/s per node, PCIe {:g} GB/s, noise sigma {:g}, seed {}\n",
+      "{} GPUs/node, storage NIC {:g} Gb/s per node, PCIe {:g} GB/s; runtime noise sigma {:g}, {} run(s) from seed "
+      "{}, means shown\n",
       suite.name, suite.datasets.size(), hours(prior_ms), static_cast<double>(suite.reference_checkpoint_bytes) / 1e9,
-      args.model_gb, args.gpus_per_node, args.nic_gbps, args.pcie_gbs, args.noise_sigma, args.seed);
-  out += fmt::format("{:>5} {:>4}  {:<32} {:>10} {:>6} {:>9} {:>9} {:>9} {:>8}\n", "nodes", "GPUs", "policy",
-                     "makespan", "trials", "GPU-h", "idle GPU-h", "load GPU-h", "speedup");
-  out += fmt::format("{:>5} {:>4}  {:<32} {:>10} {:>6} {:>9} {:>9} {:>9} {:>8}\n", "", "", "", "(min)", "", "(held)",
-                     "(held)", "(held)", "");
+      args.model_gb, args.gpus_per_node, args.nic_gbps, args.pcie_gbs, args.noise_sigma, args.runs, args.seed);
+  out += fmt::format("{:>5} {:>4}  {:<32} {:>9} {:>6} {:>7} {:>7} {:>7} {:>8} {:>13}\n", "nodes", "GPUs", "policy",
+                     "makespan", "trials", "GPU-h", "idle", "load", "speedup", "(min-max)");
+  out += fmt::format("{:>5} {:>4}  {:<32} {:>9} {:>6} {:>7} {:>7} {:>7} {:>8} {:>13}\n", "", "", "", "(min)", "",
+                     "(held)", "GPU-h", "GPU-h", "", "");
   for (const EvalBenchRow& r : rows) {
-    out += fmt::format("{:>5} {:>4}  {:<32} {:>10.1f} {:>6} {:>9.2f} {:>9.2f} {:>9.2f} {:>8}\n", r.nodes,
-                       r.result.gpus, r.policy, to_seconds(r.result.makespan) / 60.0, r.plan.trials.size(),
-                       hours(r.result.gpu_held_ms), hours(r.result.gpu_idle_held_ms()), hours(r.result.load_wait_ms),
-                       r.speedup > 0 ? fmt::format("{:.2f}x", r.speedup) : std::string("-"));
+    std::string speedup = "-";
+    std::string range;
+    if (!r.speedups.empty()) {
+      const auto [lo, hi] = std::minmax_element(r.speedups.begin(), r.speedups.end());
+      speedup = fmt::format("{:.2f}x", r.mean_speedup());
+      range = fmt::format("{:.2f}-{:.2f}", *lo, *hi);
+    }
+    out += fmt::format("{:>5} {:>4}  {:<32} {:>9.1f} {:>6} {:>7.2f} {:>7.2f} {:>7.2f} {:>8} {:>13}\n", r.nodes,
+                       r.runs.front().gpus, r.policy, r.mean_makespan_min(), r.plan.trials.size(),
+                       r.mean_hours(&EvalResult::gpu_held_ms), r.mean_idle_hours(),
+                       r.mean_hours(&EvalResult::load_wait_ms), speedup, range);
   }
   // The paper's Fig 13 profile of a HumanEval trial, as the coupled baseline produced it.
   for (std::uint32_t d = 0; d < suite.datasets.size(); ++d) {
     if (suite.datasets[d].name != "HumanEval") continue;
     for (const EvalBenchRow& r : rows) {
       TrialProfile p;
-      if (r.policy != "coupled" || !trial_profile(r, d, p)) continue;
-      out += fmt::format("HumanEval trial under coupled on {} node(s): {:.0f} s, {:.1f}% before inference (paper: "
+      if (r.policy != "coupled" || !trial_profile(r.plan, r.runs.front(), d, p)) continue;
+      out += fmt::format("HumanEval trial under coupled on {} node(s), first run: {:.0f} s, {:.1f}% before inference (paper: "
                          "29.5%), {:.1f}% metric tail with the GPU idle (paper: 19.0%)\n",
                          r.nodes, p.seconds, 100 * p.load_share, 100 * p.metric_share);
     }

@@ -21,16 +21,24 @@ struct EvalBenchArgs {
   bool ablation = false;
   double nic_gbps = 25.0;  // acme-paper.md §1: 25 Gb/s storage NIC per node
   double pcie_gbs = 25.0;  // evaluation-workload.md §6: PCIe Gen4 x16 in practice
-  double noise_sigma = 0.0;
+  /// evaluation-workload.md §8 recipe 2: priors are the history; actual runtimes deviate by a
+  /// lognormal factor with sigma ~0.2. Each (nodes, policy) runs `runs` times, seeds seed, seed+1, ...
+  double noise_sigma = 0.2;
+  int runs = 10;
   std::uint64_t seed = 1;
 };
 
 struct EvalBenchRow {
   int nodes = 0;
   std::string policy;  // label
-  EvalPlan plan;
-  EvalResult result;
-  double speedup = 0;  // coupled makespan / this makespan (0 if no coupled row)
+  EvalPlan plan;                // from priors only, so the same for every run
+  std::vector<EvalResult> runs;  // one per seed
+  std::vector<double> speedups;  // per run: coupled makespan / this makespan (empty if no coupled row)
+
+  double mean_makespan_min() const;
+  double mean_hours(std::int64_t EvalResult::*field) const;
+  double mean_idle_hours() const;
+  double mean_speedup() const;
 };
 
 /// Runs every (nodes, policy) pair; the rows in order: per node count, the policies as given,
@@ -47,7 +55,7 @@ struct TrialProfile {
   double metric_share = 0;
   double seconds = 0;
 };
-bool trial_profile(const EvalBenchRow& row, std::uint32_t dataset, TrialProfile& out);
+bool trial_profile(const EvalPlan& plan, const EvalResult& result, std::uint32_t dataset, TrialProfile& out);
 
 int run_eval_bench(const EvalBenchArgs& args, const Catalog& catalog);
 

@@ -138,8 +138,10 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--nic-gbps", eval_args.nic_gbps, "Storage NIC per node in Gb/s (default 25, Acme's)");
   eval_cmd->add_option("--pcie-gbs", eval_args.pcie_gbs, "Host-to-GPU bandwidth in GB/s (default 25)");
   eval_cmd->add_option("--noise", eval_args.noise_sigma,
-                       "Actual/prior inference time is lognormal with this sigma, per dataset (default 0)");
-  eval_cmd->add_option("--seed", eval_args.seed, "Seed of the runtime noise (default 1)");
+                       "Actual/prior inference time is lognormal(0, sigma), one draw per dataset and run "
+                       "(default 0.2; 0 = actuals equal the priors)");
+  eval_cmd->add_option("--runs", eval_args.runs, "Runs per row, seeds seed..seed+runs-1; means are shown (default 10)");
+  eval_cmd->add_option("--seed", eval_args.seed, "Seed of the first run (default 1)");
 
   try {
     app.parse(argc, argv);
