@@ -33,7 +33,7 @@ struct NodeState {
   SimTime last_update{};
   std::uint64_t version = 0;
   bool staged = false;
-  std::vector<std::uint32_t> waiting;  // GPUs whose trial waits for the precursor
+  std::vector<std::uint32_t> waiting;  // GPUs that wait for the precursor before taking a trial
 };
 
 enum class Step { None, Loading, HostLoad, Init, Piece, Metric };
@@ -172,7 +172,7 @@ private:
         result_.staged[e.node] = engine_.now();
         const std::vector<std::uint32_t> waiting = std::move(node.waiting);
         node.waiting.clear();
-        for (const std::uint32_t g : waiting) begin_step(g, Step::HostLoad, host_load_time());
+        for (const std::uint32_t g : waiting) start_next_trial(g);
       } else {
         const auto g = static_cast<std::uint32_t>(owner);
         result_.trials[*gpus_[g].trial].loaded = engine_.now();
@@ -190,6 +190,11 @@ private:
 
   void start_next_trial(std::uint32_t g) {
     GpuState& gpu = gpus_[g];
+    if (plan_.stage_model && !nodes_[gpu.node].staged) {
+      // Trials are submitted once the node's precursor is done: the GPU is not held meanwhile.
+      nodes_[gpu.node].waiting.push_back(g);
+      return;
+    }
     std::deque<std::uint32_t>& from = gpu.pinned.empty() ? shared_ : gpu.pinned;
     if (from.empty()) {
       gpu.trial.reset();
@@ -205,14 +210,11 @@ private:
     rec.node = gpu.node;
     rec.start = engine_.now();
     gpu.step_start = engine_.now();
-    if (!plan_.stage_model) {
-      gpu.step = Step::Loading;
-      add_transfer(gpu.node, static_cast<std::int32_t>(g));
-    } else if (nodes_[gpu.node].staged) {
+    if (plan_.stage_model) {
       begin_step(g, Step::HostLoad, host_load_time());
     } else {
       gpu.step = Step::Loading;
-      nodes_[gpu.node].waiting.push_back(g);
+      add_transfer(gpu.node, static_cast<std::int32_t>(g));
     }
   }
 
