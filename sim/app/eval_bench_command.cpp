@@ -179,6 +179,10 @@ std::string eval_bench_table(const EvalBenchArgs& args, const EvalSuite& suite, 
                          r.nodes, p.seconds, 100 * p.load_share, 100 * p.metric_share);
     }
   }
+  if (args.model_gb > 80) {
+    out += "note: trials are single-GPU and an 80 GB A100 cannot hold this checkpoint; only the runtimes are "
+           "scaled (docs/evaluation.md, Limits)\n";
+  }
   out += "GPU-h (held): GPU time held by trials; idle GPU-h: held but not running inference (loading, init, "
          "preprocessing, metrics on the GPU); load GPU-h: held from taking the GPU to the end of model init.\n";
   return out;
