@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies, eval-bench.
+// acmesim: the command line. Subcommands: run, policies, eval-bench, eval-cluster.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +9,7 @@
 
 #include "policies/catalog.hpp"
 #include "sim/app/eval_bench_command.hpp"
+#include "sim/app/eval_cluster_command.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -143,6 +144,17 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--runs", eval_args.runs, "Runs per row, seeds seed..seed+runs-1; means are shown (default 10)");
   eval_cmd->add_option("--seed", eval_args.seed, "Seed of the first run (default 1)");
 
+  std::string cluster_file =
+      (std::filesystem::path(ACMESIM_DEFAULT_SCENARIO).parent_path() / "eval" / "acme_week.yaml").string();
+  std::string cluster_out;
+  CLI::App* cluster_cmd = app.add_subcommand(
+      "eval-cluster", "Pretraining jobs checkpoint during a cluster run; every checkpoint's evaluation trials join "
+                      "the cluster queue. Prints per policy the feedback latency (checkpoint -> all metrics) and "
+                      "evaluation GPU-hours");
+  cluster_cmd->add_option("file", cluster_file, "eval-cluster YAML (default: configs/eval/acme_week.yaml)")
+      ->check(CLI::ExistingFile);
+  cluster_cmd->add_option("-o,--out", cluster_out, "Write checkpoints_<policy>.csv here (default: nothing)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -151,6 +163,7 @@ int main(int argc, char** argv) {
   try {
     if (run_cmd->parsed()) return run(run_args, catalog);
     if (eval_cmd->parsed()) return run_eval_bench(eval_args, catalog);
+    if (cluster_cmd->parsed()) return run_eval_cluster(cluster_file, cluster_out, catalog);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {
