@@ -26,7 +26,8 @@ PolicyArgs parse_policy(const std::string& text, std::uint64_t seed) {
                                  "parameters, e.g. \"{{name: decoupled, elastic: false}}\"",
                                  text));
   }
-  return PolicyArgs{"evaluation", node["name"].as<std::string>(), node, fmt::format("--policy {}", text), seed};
+  // "--policy" stands for the file: unknown keys are then reported as --policy:line:col.
+  return PolicyArgs{"evaluation", node["name"].as<std::string>(), node, "--policy", seed};
 }
 
 struct Variant {
