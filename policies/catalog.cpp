@@ -14,6 +14,12 @@ Catalog builtin_catalog() {
 
   c.placements.add("pack", "Fullest node that fits (best fit); multi-node jobs land on whole idle nodes.", make_pack);
   c.placements.add("spread", "Emptiest node that fits (worst fit); spreads load across nodes.", make_spread);
+
+  c.evaluations.add("coupled", "One trial per dataset; each loads the model remotely and computes metrics on its GPU.",
+                    make_coupled);
+  c.evaluations.add("decoupled",
+                    "Acme's trial coordinator: staged model, CPU metrics, prior-based elastic trials (each switchable).",
+                    make_decoupled);
   return c;
 }
 

@@ -13,9 +13,9 @@ public:
   explicit Pass(Simulation& sim) : sim_{sim} {}
   SimTime now() const override { return sim_.engine_.now(); }
   const Cluster& cluster() const override { return sim_.cluster_; }
-  const JobSpec& job(JobId id) const override { return sim_.jobs_[id.value()]; }
+  const JobSpec& job(JobId id) const override { return sim_.spec(id); }
   std::optional<Allocation> fit(JobId id) const override {
-    return sim_.placement_->place(sim_.cluster_, sim_.jobs_[id.value()].demand);
+    return sim_.placement_->place(sim_.cluster_, sim_.spec(id).demand);
   }
   void start(JobId id, const Allocation& where) override { sim_.start(id, where); }
   void preempt(JobId id, const Interruption& how) override {
@@ -41,6 +41,41 @@ public:
 private:
   Simulation& sim_;
 };
+
+/// What a JobHook may do: spawn jobs (ids after the trace's) and ask for a call back.
+class Simulation::Hooks final : public HookContext {
+public:
+  explicit Hooks(Simulation& sim) : sim_{sim} {}
+  SimTime now() const override { return std::max(sim_.engine_.now(), sim_.result_.first_submit); }
+  JobId spawn(JobSpec spec) override {
+    spec.id = JobId{static_cast<std::uint32_t>(sim_.total_jobs())};
+    spec.submitted = now();
+    sim_.spawned_.push_back(std::move(spec));
+    sim_.result_.jobs.emplace_back();
+    sim_.allocations_.emplace_back();
+    sim_.engine_.schedule(now(), JobSubmitted{sim_.spawned_.back().id});
+    return sim_.spawned_.back().id;
+  }
+  void call_at(SimTime at, std::uint64_t token) override {
+    if (at < now()) {
+      throw SimulationError(fmt::format("a job hook asked for a call back in the past, at t={:.3f}s",
+                                        to_seconds(at)));
+    }
+    sim_.engine_.schedule(at, HookDue{token});
+  }
+
+private:
+  Simulation& sim_;
+};
+
+const JobSpec& Simulation::spec(JobId id) const {
+  return id.value() < jobs_.size() ? jobs_[id.value()] : spawned_[id.value() - jobs_.size()];
+}
+
+void Simulation::on(const HookDue& e) {
+  Hooks hooks{*this};
+  options_.hook->on_due(e.token, hooks);
+}
 
 Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
                        std::unique_ptr<Scheduler> scheduler, std::unique_ptr<Placement> placement,
@@ -70,6 +105,10 @@ RunResult Simulation::run() {
     engine_.schedule(jobs_.front().submitted, JobSubmitted{jobs_.front().id});
     engine_.schedule(jobs_.front().submitted, SampleDue{});
   }
+  if (options_.hook) {
+    Hooks hooks{*this};
+    options_.hook->on_run_start(hooks);
+  }
   try {
     while (auto event = engine_.next()) {
       std::visit([this](const auto& e) { on(e); }, event->body);
@@ -85,6 +124,7 @@ RunResult Simulation::run() {
   }
   result_.events = engine_.processed();
   result_.fingerprint = engine_.fingerprint().hex();
+  result_.spawned.assign(spawned_.begin(), spawned_.end());
   result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   check_conservation();
   report_progress(wall_start, true);
@@ -97,7 +137,7 @@ void Simulation::report_progress(std::chrono::steady_clock::time_point wall_star
   // Short runs print no progress at all; long ones a line every two seconds and a last one.
   if (now - (force ? wall_start : last_progress_) < std::chrono::seconds(2)) return;
   last_progress_ = now;
-  const double done = jobs_.empty() ? 1.0 : static_cast<double>(settled_) / static_cast<double>(jobs_.size());
+  const double done = total_jobs() == 0 ? 1.0 : static_cast<double>(settled_) / static_cast<double>(total_jobs());
   options_.on_progress(Progress{done, engine_.now(), engine_.processed(),
                                 std::chrono::duration<double>(now - wall_start).count()});
 }
@@ -106,7 +146,7 @@ void Simulation::on(const JobSubmitted& e) {
   const std::size_t index = e.job.value();
   // Submissions are fed one at a time, so the event heap holds O(running jobs), not the trace.
   if (index + 1 < jobs_.size()) engine_.schedule(jobs_[index + 1].submitted, JobSubmitted{jobs_[index + 1].id});
-  const JobSpec& spec = jobs_[index];
+  const JobSpec& spec = this->spec(e.job);
   JobStatus& status = result_.jobs[index];
   if (auto reason = cluster_.never_fits(spec.demand)) {
     status.phase = JobPhase::Unschedulable;
@@ -126,9 +166,13 @@ void Simulation::on(const JobEnded& e) {
   close_attempt(e.job);
   status.phase = JobPhase::Ended;
   status.ended = engine_.now();
-  status.state = jobs_[e.job.value()].recorded_state;
+  status.state = spec(e.job).recorded_state;
   result_.last_end = std::max(result_.last_end, engine_.now());
   ++settled_;
+  if (options_.hook) {
+    Hooks hooks{*this};
+    options_.hook->on_job_ended(spec(e.job), hooks);
+  }
 }
 
 void Simulation::on(const JobRequeued& e) {
@@ -136,12 +180,12 @@ void Simulation::on(const JobRequeued& e) {
   if (status.phase != JobPhase::Waiting || status.attempt != e.attempt) return;  // stale
   status.phase = JobPhase::Queued;
   ++queued_;
-  scheduler_->requeue(jobs_[e.job.value()], status);
+  scheduler_->requeue(spec(e.job), status);
   request_pass(engine_.now());
 }
 
 Duration Simulation::close_attempt(JobId id) {
-  const JobSpec& spec = jobs_[id.value()];
+  const JobSpec& spec = this->spec(id);
   JobStatus& status = result_.jobs[id.value()];
   account_allocation();
   cluster_.give_back(allocations_[id.value()]);
@@ -156,7 +200,7 @@ Duration Simulation::close_attempt(JobId id) {
 }
 
 void Simulation::interrupt(JobId id, const Interruption& how) {
-  const JobSpec& spec = jobs_[id.value()];
+  const JobSpec& spec = this->spec(id);
   JobStatus& status = result_.jobs[id.value()];
   if (status.phase != JobPhase::Running) {
     throw SimulationError(fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id,
@@ -182,7 +226,7 @@ void Simulation::on(const SampleDue&) {
   result_.timeline.push_back(TimelineSample{engine_.now(), cluster_.allocated_gpus(), cluster_.allocated_cpus(),
                                             running_, queued_});
   // Stop sampling once every job is settled, or when nothing else can ever happen.
-  if (settled_ < jobs_.size() && !engine_.idle()) {
+  if (settled_ < total_jobs() && !engine_.idle()) {
     engine_.schedule(engine_.now() + options_.timeline_interval, SampleDue{});
   }
 }
@@ -192,7 +236,7 @@ void Simulation::request_pass(SimTime at) {
 }
 
 void Simulation::start(JobId id, const Allocation& where) {
-  const JobSpec& spec = jobs_[id.value()];
+  const JobSpec& spec = this->spec(id);
   JobStatus& status = result_.jobs[id.value()];
   if (status.phase != JobPhase::Queued) {
     throw SimulationError(fmt::format("the scheduler started job {} (line {}), which is not queued", spec.trace_id,
@@ -224,6 +268,10 @@ void Simulation::start(JobId id, const Allocation& where) {
   ++running_;
   const Duration remaining = spec.runtime - status.done;
   engine_.schedule(engine_.now() + status.attempt_overhead + remaining, JobEnded{id, status.attempt});
+  if (options_.hook) {
+    Hooks hooks{*this};
+    options_.hook->on_job_started(spec, hooks);
+  }
 }
 
 void Simulation::account_allocation() {
@@ -233,9 +281,9 @@ void Simulation::account_allocation() {
 
 void Simulation::check_conservation() const {
   std::int64_t held = 0;
-  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+  for (std::size_t i = 0; i < total_jobs(); ++i) {
     const JobStatus& s = result_.jobs[i];
-    const JobSpec& spec = jobs_[i];
+    const JobSpec& spec = this->spec(JobId{static_cast<std::uint32_t>(i)});
     held += s.held_gpu_ms;
     if (s.phase == JobPhase::Ended) {
       // The last attempt did the rest of the work after its overhead; every GPU-ms held was

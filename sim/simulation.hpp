@@ -4,6 +4,7 @@
 /// the whole trace or cluster (see docs/performance.md).
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -14,6 +15,7 @@
 #include "sim/model/events.hpp"
 #include "sim/model/job.hpp"
 #include "sim/policy_api/catalog.hpp"
+#include "sim/policy_api/job_hook.hpp"
 
 namespace acmesim {
 
@@ -57,6 +59,7 @@ struct RunResult {
   SimTime first_submit{};
   SimTime last_end{};
   std::int64_t allocated_gpu_ms = 0;  // integral of allocated GPUs over time
+  std::vector<JobSpec> spawned;       // jobs a JobHook created, ids from the trace's size on
   double wall_seconds = 0;            // not part of any output file (outputs are reproducible)
 
   static constexpr std::size_t kKeptConflicts = 20;
@@ -66,6 +69,8 @@ struct SimulationOptions {
   Duration timeline_interval = seconds(600);
   /// Called about every two seconds of wall time on long runs.
   std::function<void(const Progress&)> on_progress;
+  /// Not owned; may be null. Called on job starts and ends; may spawn jobs (job_hook.hpp).
+  JobHook* hook = nullptr;
 };
 
 class Simulation {
@@ -86,11 +91,16 @@ public:
 
 private:
   class Pass;
+  class Hooks;
   void on(const JobSubmitted& e);
   void on(const JobEnded& e);
   void on(const JobRequeued& e);
   void on(const SchedulingDue& e);
   void on(const SampleDue& e);
+  void on(const HookDue& e);
+  /// The spec of a trace job or of a spawned one.
+  const JobSpec& spec(JobId id) const;
+  std::size_t total_jobs() const { return jobs_.size() + spawned_.size(); }
   void request_pass(SimTime at);
   void start(JobId id, const Allocation& where);
   /// Takes a running job off its resources; see Interruption. O(nodes of the job + log n).
@@ -102,6 +112,7 @@ private:
   void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);
 
   const std::vector<JobSpec>& jobs_;
+  std::deque<JobSpec> spawned_;  // ids jobs_.size() + i; a deque keeps references stable
   Cluster cluster_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Placement> placement_;

@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies.
+// acmesim: the command line. Subcommands: run, policies, eval-bench, eval-cluster.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "policies/catalog.hpp"
+#include "sim/app/eval_bench_command.hpp"
+#include "sim/app/eval_cluster_command.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -86,6 +88,7 @@ void list_policies(const Catalog& catalog) {
   };
   print(catalog.schedulers);
   print(catalog.placements);
+  print(catalog.evaluations);
 }
 
 }  // namespace
@@ -115,6 +118,43 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("policies", "List every policy by slot with a one-line summary");
 
+  EvalBenchArgs eval_args;
+  eval_args.suite = (std::filesystem::path(ACMESIM_DEFAULT_SCENARIO).parent_path() / "eval" / "opencompass63.yaml").string();
+  CLI::App* eval_cmd = app.add_subcommand(
+      "eval-bench", "Evaluate one checkpoint on a dataset suite on otherwise idle nodes (the paper's 7B x 63 "
+                    "datasets experiment) under each evaluation policy; print makespan, GPU-hours, GPU idle time "
+                    "and the speedup over 'coupled'");
+  eval_cmd->add_option("--model-gb", eval_args.model_gb, "Checkpoint size in GB (default 14.6: a 7B model in bf16)");
+  eval_cmd->add_option("--nodes", eval_args.nodes, "Node counts to run, e.g. --nodes 1 4 (default: 1 4)")
+      ->expected(1, 64);
+  eval_cmd->add_option("--gpus-per-node", eval_args.gpus_per_node, "GPUs per node (default 8)");
+  eval_cmd->add_option("--suite", eval_args.suite, "Dataset suite YAML (default: configs/eval/opencompass63.yaml)")
+      ->check(CLI::ExistingFile);
+  eval_cmd->add_option("--policy", eval_args.policies,
+                       "Evaluation policies to compare, a name or a YAML mapping, e.g. --policy coupled "
+                       "--policy \"{name: decoupled, elastic: false}\" (default: coupled decoupled)")
+      ->expected(1, 64);
+  eval_cmd->add_flag("--ablation", eval_args.ablation,
+                     "Add decoupled with each technique alone and with each one switched off");
+  eval_cmd->add_option("--nic-gbps", eval_args.nic_gbps, "Storage NIC per node in Gb/s (default 25, Acme's)");
+  eval_cmd->add_option("--pcie-gbs", eval_args.pcie_gbs, "Host-to-GPU bandwidth in GB/s (default 25)");
+  eval_cmd->add_option("--noise", eval_args.noise_sigma,
+                       "Actual/prior inference time is lognormal(0, sigma), one draw per dataset and run "
+                       "(default 0.2; 0 = actuals equal the priors)");
+  eval_cmd->add_option("--runs", eval_args.runs, "Runs per row, seeds seed..seed+runs-1; means are shown (default 10)");
+  eval_cmd->add_option("--seed", eval_args.seed, "Seed of the first run (default 1)");
+
+  std::string cluster_file =
+      (std::filesystem::path(ACMESIM_DEFAULT_SCENARIO).parent_path() / "eval" / "acme_week.yaml").string();
+  std::string cluster_out;
+  CLI::App* cluster_cmd = app.add_subcommand(
+      "eval-cluster", "Pretraining jobs checkpoint during a cluster run; every checkpoint's evaluation trials join "
+                      "the cluster queue. Prints per policy the feedback latency (checkpoint -> all metrics) and "
+                      "evaluation GPU-hours");
+  cluster_cmd->add_option("file", cluster_file, "eval-cluster YAML (default: configs/eval/acme_week.yaml)")
+      ->check(CLI::ExistingFile);
+  cluster_cmd->add_option("-o,--out", cluster_out, "Write checkpoints_<policy>.csv here (default: nothing)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -122,6 +162,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (run_cmd->parsed()) return run(run_args, catalog);
+    if (eval_cmd->parsed()) return run_eval_bench(eval_args, catalog);
+    if (cluster_cmd->parsed()) return run_eval_cluster(cluster_file, cluster_out, catalog);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {

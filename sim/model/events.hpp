@@ -55,7 +55,15 @@ struct SampleDue {
   std::uint64_t key() const { return 0; }
 };
 
-using EventBody = std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue>;
+/// A JobHook asked to be called back now (sim/policy_api/job_hook.hpp). Arrive phase: jobs it
+/// spawns join the queue before this instant's pass.
+struct HookDue {
+  static constexpr Phase phase = Phase::Arrive;
+  std::uint64_t token;
+  std::uint64_t key() const { return token; }
+};
+
+using EventBody = std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue, HookDue>;
 
 using SimEngine = Engine<EventBody>;
 using Event = SimEngine::Event;

@@ -1,5 +1,6 @@
 #pragma once
 /// Every policy slot's registry. policies/catalog.cpp fills one (builtin_catalog()).
+#include "sim/policy_api/evaluation.hpp"
 #include "sim/policy_api/placement.hpp"
 #include "sim/policy_api/registry.hpp"
 #include "sim/policy_api/scheduler.hpp"
@@ -9,6 +10,7 @@ namespace acmesim {
 struct Catalog {
   Registry<Scheduler> schedulers{"scheduler"};
   Registry<Placement> placements{"placement"};
+  Registry<EvaluationPolicy> evaluations{"evaluation"};
 };
 
 }  // namespace acmesim
