@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies.
+// acmesim: the command line. Subcommands: run, policies, stats, synth.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "policies/catalog.hpp"
+#include "sim/app/commands.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -114,6 +115,10 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("-q,--quiet", run_args.quiet, "Print nothing but errors");
 
   app.add_subcommand("policies", "List every policy by slot with a one-line summary");
+  app::StatsArgs stats_args;
+  CLI::App* stats_cmd = app::add_stats_command(app, stats_args);
+  app::SynthArgs synth_args;
+  CLI::App* synth_cmd = app::add_synth_command(app, synth_args);
 
   try {
     app.parse(argc, argv);
@@ -122,6 +127,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (run_cmd->parsed()) return run(run_args, catalog);
+    if (stats_cmd->parsed()) return app::run_stats(stats_args);
+    if (synth_cmd->parsed()) return app::run_synth(synth_args, catalog);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {
