@@ -303,7 +303,7 @@ void write_acme_trace(const std::string& path, const Trace& trace, const Workloa
   boost::iostreams::filtering_ostream out;
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   if (gz) {
-    boost::iostreams::gzip_params params(boost::iostreams::gzip::best_compression);
+    boost::iostreams::gzip_params params(boost::iostreams::gzip::default_compression);
     params.mtime = 0;  // no timestamp: same content, same bytes
     out.push(boost::iostreams::gzip_compressor(params));
   }
