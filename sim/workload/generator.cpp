@@ -104,7 +104,7 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     total = static_cast<std::uint64_t>(std::llround(rate_per_day * days));
   }
   if (!(days > 0)) throw InputError(fmt::format("--days: expected a number > 0, found {}", days));
-  const auto span_s = static_cast<std::int64_t>(std::llround(days * 86400.0));
+  const auto span_s = std::max<std::int64_t>(1, std::llround(days * 86400.0));
   const std::int64_t hours = std::max<std::int64_t>(1, (span_s + 3599) / 3600);
 
   // Submission cycle: weight of each hour of the span = hourly[local hour] x weekly[local day].
