@@ -1,7 +1,8 @@
-// Throughput of a Seren-scale replay: generates its own input, then measures the simulation
-// (fifo + pack on 286 x 8 GPUs) and, optionally, the CSV reader. Prints one line per figure;
+// Throughput of a Seren-scale replay: generates its input with the workload generator of
+// `acmesim synth` (configs/profiles/seren.yaml by default), then measures the simulation (fifo +
+// pack on 286 x 8 GPUs) and, optionally, the CSV reader. Prints one line per figure;
 // docs/performance.md records them. With --emit-trace it writes the generated jobs, scheduled
-// by fifo + pack, as an AcmeTrace-format CSV (how traces/sample_seren.csv was made).
+// by the profile's cluster and policies, as an AcmeTrace-format CSV (as `acmesim synth` does).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -11,10 +12,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "bench/synthetic.hpp"
 #include "policies/catalog.hpp"
 #include "sim/metrics/outputs.hpp"
 #include "sim/simulation.hpp"
+#include "sim/workload/generator.hpp"
+#include "sim/workload/profile.hpp"
 
 using namespace acmesim;
 
@@ -34,16 +36,20 @@ long peak_rss_mib() {
 
 int main(int argc, char** argv) {
   CLI::App app{"acmesim replay benchmark"};
-  bench::SyntheticOptions gen;
+  std::string profile_path = "seren";
+  std::uint64_t jobs = 100000;
+  double days = 184;  // Seren's six months (acme-paper.md §2.1)
+  std::uint64_t seed = 1;
   std::string scheduler = "fifo";
   std::string placement = "pack";
   std::string emit;
   bool csv = false;
-  int nodes = 286;  // Seren: 2,288 GPUs / 8 (acme-paper.md §1)
-  app.add_option("--jobs", gen.jobs, "Jobs to generate");
-  app.add_option("--days", gen.days, "Span of submissions in days");
-  app.add_option("--seed", gen.seed, "Generator seed");
-  app.add_option("--nodes", nodes, "GPU nodes (8 GPUs, 128 CPUs each)");
+  int nodes = 0;  // 0: the profile's (Seren: 286 = 2,288 GPUs / 8, acme-paper.md §1)
+  app.add_option("--profile", profile_path, "Workload profile: seren, kalos or a YAML file (default seren)");
+  app.add_option("--jobs", jobs, "Jobs to generate");
+  app.add_option("--days", days, "Span of submissions in days");
+  app.add_option("--seed", seed, "Generator seed");
+  app.add_option("--nodes", nodes, "GPU nodes (default: the profile's cluster)");
   app.add_option("--scheduler", scheduler, "Scheduler");
   app.add_option("--placement", placement, "Placement");
   app.add_flag("--csv", csv, "Also time writing and reading the trace as CSV");
@@ -52,10 +58,12 @@ int main(int argc, char** argv) {
 
   const Catalog catalog = builtin_catalog();
   auto t0 = std::chrono::steady_clock::now();
-  const Trace trace = bench::synthetic_trace(gen);
+  WorkloadProfile profile = load_profile(resolve_profile(profile_path, ACMESIM_SOURCE_DIR "/configs/profiles"));
+  Trace trace = generate_submissions(profile, SynthOptions{days, jobs, 1.0, seed});
   fmt::print("generate  {:>9} jobs  {:7.2f}s\n", trace.jobs.size(), seconds_since(t0));
 
-  const ClusterSpec cluster{nodes, 8, 128, 0, 0};
+  ClusterSpec cluster = profile.cluster;
+  if (nodes > 0) cluster.gpu_nodes = nodes;
   t0 = std::chrono::steady_clock::now();
   Simulation sim{cluster, trace.jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
                  catalog.placements.make(PolicyArgs::named("placement", placement))};
@@ -66,7 +74,11 @@ int main(int argc, char** argv) {
              static_cast<double>(result.events) / run_s / 1e6, result.events, scheduler, placement, peak_rss_mib());
 
   if (!emit.empty()) {
-    write_jobs_csv(emit, trace, result, JobsCsvColumns::TraceOnly);
+    profile.cluster = cluster;
+    profile.scheduler = scheduler;
+    profile.placement = placement;
+    schedule_submissions(trace, profile, catalog, seed);
+    write_acme_trace(emit, trace, profile);
     fmt::print("wrote {}\n", emit);
     return 0;
   }

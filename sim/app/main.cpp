@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies, eval-bench, eval-cluster.
+// acmesim: the command line. Subcommands: run, policies, stats, synth, eval-bench, eval-cluster.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include "policies/catalog.hpp"
 #include "sim/app/eval_bench_command.hpp"
 #include "sim/app/eval_cluster_command.hpp"
+#include "sim/app/commands.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -117,6 +118,10 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("-q,--quiet", run_args.quiet, "Print nothing but errors");
 
   app.add_subcommand("policies", "List every policy by slot with a one-line summary");
+  app::StatsArgs stats_args;
+  CLI::App* stats_cmd = app::add_stats_command(app, stats_args);
+  app::SynthArgs synth_args;
+  CLI::App* synth_cmd = app::add_synth_command(app, synth_args);
 
   EvalBenchArgs eval_args;
   eval_args.suite = (std::filesystem::path(ACMESIM_DEFAULT_SCENARIO).parent_path() / "eval" / "opencompass63.yaml").string();
@@ -164,6 +169,8 @@ int main(int argc, char** argv) {
     if (run_cmd->parsed()) return run(run_args, catalog);
     if (eval_cmd->parsed()) return run_eval_bench(eval_args, catalog);
     if (cluster_cmd->parsed()) return run_eval_cluster(cluster_file, cluster_out, catalog);
+    if (stats_cmd->parsed()) return app::run_stats(stats_args);
+    if (synth_cmd->parsed()) return app::run_synth(synth_args, catalog);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {
