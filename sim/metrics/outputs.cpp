@@ -215,6 +215,7 @@ Json failures_json(const Scenario& scenario, const RunResult& result, const RunS
                    {"failures", pre.failures},
                    {"manual_interventions", pre.manual_interventions},
                    {"lost_gpu_hours", hours(pre.lost_gpu_ms + pre.overhead_gpu_ms)},
+                   {"recovery_wait_gpu_hours", hours(pre.recovery_wait_gpu_ms)},
                    {"checkpoint_gpu_hours", hours(pre.checkpoint_gpu_ms)}};
   Json lost = Json::object();
   std::int64_t lost_total = 0;

@@ -33,6 +33,7 @@ struct GroupStats {
   std::int64_t checkpoint_gpu_ms = 0;  // checkpoint stalls
   std::uint64_t manual_interventions = 0;
   std::uint64_t jobs_with_failures = 0;
+  std::int64_t recovery_wait_gpu_ms = 0;  // GPUs x time out of the queue recovering (idle if its nodes stay reserved)
   // Effective training time ratio: useful work / wall time from first start to end (per job,
   // summed over jobs; docs/failures.md).
   std::int64_t work_ms = 0;
