@@ -7,6 +7,7 @@
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
+#include "sim/metrics/outputs.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/model/checkpoint.hpp"
 #include "sim/simulation.hpp"
@@ -248,4 +249,23 @@ TEST_CASE("taxonomy failures of CPU-only jobs never happen and failed GPU jobs s
   }
   CHECK(failed > 100);
   CHECK(r.outcome_note.find("calibrated") != std::string::npos);
+}
+
+TEST_CASE("the failure breakdown read back from jobs.csv equals the run's own") {
+  const Scenario scenario = load_scenario(kSource + "/configs/failures/taxonomy.yaml");
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  Simulation sim{scenario, trace.jobs, builtin_catalog()};
+  const RunResult r = sim.run();
+  const auto dir = std::filesystem::temp_directory_path() / "acmesim_breakdown";
+  std::filesystem::create_directories(dir);
+  write_jobs_csv((dir / "jobs.csv").string(), trace, r, JobsCsvColumns::WithExtras);
+  FailureBreakdown back;
+  add_failures_from_csv((dir / "jobs.csv").string(), back);
+  const FailureBreakdown own = failure_breakdown(r.jobs);
+  CHECK(back.count == own.count);
+  CHECK(back.gpu_ms == own.gpu_ms);
+  CHECK(back.jobs_read == trace.jobs.size());
+  CHECK(own.category_count(FailureCategory::Infrastructure) > 0);
+  CHECK(format_failure_breakdown(own).find("NVLinkError") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }
