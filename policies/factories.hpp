@@ -3,7 +3,10 @@
 #include <memory>
 
 #include "sim/policy_api/evaluation.hpp"
+#include "sim/policy_api/failure_model.hpp"
+#include "sim/policy_api/outcome.hpp"
 #include "sim/policy_api/placement.hpp"
+#include "sim/policy_api/recovery.hpp"
 #include "sim/policy_api/policy_args.hpp"
 #include "sim/policy_api/scheduler.hpp"
 
@@ -17,5 +20,16 @@ std::unique_ptr<Placement> make_spread(const PolicyArgs& args);
 
 std::unique_ptr<EvaluationPolicy> make_coupled(const PolicyArgs& args);
 std::unique_ptr<EvaluationPolicy> make_decoupled(const PolicyArgs& args);
+std::unique_ptr<OutcomeModel> make_trace_outcomes(const PolicyArgs& args);
+std::unique_ptr<OutcomeModel> make_all_complete(const PolicyArgs& args);
+std::unique_ptr<OutcomeModel> make_taxonomy(const PolicyArgs& args);
+
+std::unique_ptr<FailureModel> make_no_failures(const PolicyArgs& args);
+std::unique_ptr<FailureModel> make_node_mtbf(const PolicyArgs& args);
+std::unique_ptr<FailureModel> make_replay_failures(const PolicyArgs& args);
+
+std::unique_ptr<RecoveryPolicy> make_no_recovery(const PolicyArgs& args);
+std::unique_ptr<RecoveryPolicy> make_manual_recovery(const PolicyArgs& args);
+std::unique_ptr<RecoveryPolicy> make_auto_recovery(const PolicyArgs& args);
 
 }  // namespace acmesim::policies

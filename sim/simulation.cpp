@@ -1,5 +1,7 @@
 #include "sim/simulation.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/config/scenario.hpp"
@@ -53,6 +55,8 @@ public:
     sim_.spawned_.push_back(std::move(spec));
     sim_.result_.jobs.emplace_back();
     sim_.allocations_.emplace_back();
+    sim_.checkpoints_.emplace_back();
+    sim_.covered_.push_back(0);
     sim_.engine_.schedule(now(), JobSubmitted{sim_.spawned_.back().id});
     return sim_.spawned_.back().id;
   }
@@ -79,20 +83,27 @@ void Simulation::on(const HookDue& e) {
 
 Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
                        std::unique_ptr<Scheduler> scheduler, std::unique_ptr<Placement> placement,
-                       SimulationOptions options)
+                       SimulationOptions options, FaultModels faults)
     : jobs_{jobs},
       cluster_{cluster},
       scheduler_{std::move(scheduler)},
       placement_{std::move(placement)},
       options_{std::move(options)},
-      allocations_(jobs.size()) {
+      faults_{std::move(faults)},
+      allocations_(jobs.size()),
+      checkpoints_(jobs.size()),
+      covered_(jobs.size(), 0),
+      jobs_on_node_(cluster_.node_count()) {
   result_.jobs.resize(jobs.size());
+  result_.gpu_nodes = cluster.gpu_nodes;
 }
 
 Simulation::Simulation(const Scenario& scenario, const std::vector<JobSpec>& jobs, const Catalog& catalog,
                        SimulationOptions options)
     : Simulation(scenario.cluster, jobs, catalog.schedulers.make(scenario.scheduler),
-                 catalog.placements.make(scenario.placement), std::move(options)) {}
+                 catalog.placements.make(scenario.placement), std::move(options),
+                 FaultModels{catalog.outcomes.make(scenario.outcomes), catalog.failures.make(scenario.failures),
+                             catalog.recoveries.make(scenario.recovery)}) {}
 
 Simulation::~Simulation() = default;
 
@@ -102,8 +113,17 @@ RunResult Simulation::run() {
   if (!jobs_.empty()) {
     result_.first_submit = jobs_.front().submitted;
     last_accounted_ = result_.first_submit;
+    nodes_accounted_ = result_.first_submit;
     engine_.schedule(jobs_.front().submitted, JobSubmitted{jobs_.front().id});
     engine_.schedule(jobs_.front().submitted, SampleDue{});
+    if (faults_.outcomes) {
+      faults_.outcomes->prepare(jobs_);
+      result_.outcome_note = faults_.outcomes->note();
+    }
+    if (faults_.failures) {
+      faults_.failures->start(cluster_.spec(), result_.first_submit);
+      schedule_next_node_event();
+    }
   }
   if (options_.hook) {
     Hooks hooks{*this};
@@ -121,6 +141,9 @@ RunResult Simulation::run() {
   }
   for (const JobStatus& status : result_.jobs) {
     if (status.phase == JobPhase::Queued) ++result_.unstarted;
+  }
+  if (result_.last_end > nodes_accounted_) {
+    result_.down_node_ms += std::int64_t{down_nodes_} * (result_.last_end - nodes_accounted_).count();
   }
   result_.events = engine_.processed();
   result_.fingerprint = engine_.fingerprint().hex();
@@ -148,11 +171,29 @@ void Simulation::on(const JobSubmitted& e) {
   if (index + 1 < jobs_.size()) engine_.schedule(jobs_[index + 1].submitted, JobSubmitted{jobs_[index + 1].id});
   const JobSpec& spec = this->spec(e.job);
   JobStatus& status = result_.jobs[index];
+  ++submitted_;
   if (auto reason = cluster_.never_fits(spec.demand)) {
     status.phase = JobPhase::Unschedulable;
     result_.unschedulable.push_back(Unschedulable{spec.id, std::move(*reason)});
     ++settled_;
     return;
+  }
+  // How the job will end (the outcome model; by default as recorded), and whether recovery
+  // checkpoints and restarts it.
+  status.work = spec.runtime;
+  status.state = spec.recorded_state;
+  if (faults_.outcomes) {
+    const JobOutcome outcome = faults_.outcomes->decide(spec);
+    if (outcome.work < Duration{0}) {
+      throw SimulationError(fmt::format("the outcome model gave job {} a negative work time", spec.trace_id));
+    }
+    status.work = outcome.work;
+    status.state = outcome.state;
+    status.end_reason = outcome.reason;
+  }
+  if (faults_.recovery && faults_.recovery->covers(spec)) {
+    covered_[index] = 1;
+    checkpoints_[index] = faults_.recovery->checkpointing(spec);
   }
   status.phase = JobPhase::Queued;
   ++queued_;
@@ -163,10 +204,17 @@ void Simulation::on(const JobSubmitted& e) {
 void Simulation::on(const JobEnded& e) {
   JobStatus& status = result_.jobs[e.job.value()];
   if (status.phase != JobPhase::Running || status.attempt != e.attempt) return;  // stale
+  const std::int64_t attempt_gpu_ms =
+      std::int64_t{spec(e.job).demand.gpus} * (engine_.now() - status.attempt_started).count();
   close_attempt(e.job);
   status.phase = JobPhase::Ended;
   status.ended = engine_.now();
-  status.state = spec(e.job).recorded_state;
+  // status.state was decided at submission. A failed end is a failure too (Table 3 counts it).
+  if (status.state == FinalState::Failed || status.state == FinalState::Timeout ||
+      status.state == FinalState::NodeFail) {
+    status.failure_log.push_back(FailureRecord{
+        status.end_reason == FailureReason::None ? FailureReason::Unknown : status.end_reason, attempt_gpu_ms});
+  }
   result_.last_end = std::max(result_.last_end, engine_.now());
   ++settled_;
   if (options_.hook) {
@@ -178,25 +226,46 @@ void Simulation::on(const JobEnded& e) {
 void Simulation::on(const JobRequeued& e) {
   JobStatus& status = result_.jobs[e.job.value()];
   if (status.phase != JobPhase::Waiting || status.attempt != e.attempt) return;  // stale
+  --waiting_;
   status.phase = JobPhase::Queued;
   ++queued_;
   scheduler_->requeue(spec(e.job), status);
   request_pass(engine_.now());
 }
 
-Duration Simulation::close_attempt(JobId id) {
+AttemptSplit Simulation::current_split(JobId id) const {
+  const JobStatus& status = result_.jobs[id.value()];
+  const Duration held = engine_.now() - status.attempt_started;
+  const Duration overhead = std::min(held, status.attempt_overhead);  // cut short if interrupted during it
+  return split_attempt(checkpoints_[id.value()], status.done, status.work, held - overhead);
+}
+
+AttemptSplit Simulation::close_attempt(JobId id) {
   const JobSpec& spec = this->spec(id);
   JobStatus& status = result_.jobs[id.value()];
   account_allocation();
   cluster_.give_back(allocations_[id.value()]);
+  for (const Slice& slice : allocations_[id.value()]) {
+    auto& on_node = jobs_on_node_[slice.node.value()];
+    on_node.erase(std::remove(on_node.begin(), on_node.end(), id), on_node.end());
+  }
   allocations_[id.value()].clear();
   --running_;
   request_pass(engine_.now());
+  const std::int64_t gpus = spec.demand.gpus;
   const Duration held = engine_.now() - status.attempt_started;
-  const Duration overhead = std::min(held, status.attempt_overhead);  // cut short if interrupted during it
-  status.held_gpu_ms += std::int64_t{spec.demand.gpus} * held.count();
-  status.overhead_gpu_ms += std::int64_t{spec.demand.gpus} * overhead.count();
-  return held - overhead;
+  const Duration overhead = std::min(held, status.attempt_overhead);
+  const AttemptSplit split = current_split(id);
+  status.held_gpu_ms += gpus * held.count();
+  status.overhead_gpu_ms += gpus * overhead.count();
+  status.checkpoint_gpu_ms += gpus * split.stall.count();
+  status.attempt_work = split.work;
+  if (status.last_failure != FailureReason::None) {
+    // The restart overhead of this attempt was caused by the failure before it.
+    result_.lost_gpu_ms_by_reason[static_cast<std::size_t>(status.last_failure)] += gpus * overhead.count();
+    status.last_failure = FailureReason::None;
+  }
+  return split;
 }
 
 void Simulation::interrupt(JobId id, const Interruption& how) {
@@ -206,13 +275,23 @@ void Simulation::interrupt(JobId id, const Interruption& how) {
     throw SimulationError(fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id,
                                       spec.source_line));
   }
-  const Duration progress = close_attempt(id);
+  const std::int64_t attempt_gpu_ms = std::int64_t{spec.demand.gpus} * (engine_.now() - status.attempt_started).count();
+  const Duration progress = close_attempt(id).work;
   const Duration kept = std::min(progress, how.keep_at_most);
+  const std::int64_t lost = std::int64_t{spec.demand.gpus} * (progress - kept).count();
   status.done += kept;
-  status.lost_gpu_ms += std::int64_t{spec.demand.gpus} * (progress - kept).count();
+  status.lost_gpu_ms += lost;
   status.next_overhead = how.restart_overhead;
   (how.cause == InterruptCause::Preempted ? status.preemptions : status.failures) += 1;
+  if (how.cause == InterruptCause::Failed) {
+    const FailureReason reason = how.reason == FailureReason::None ? FailureReason::Unknown : how.reason;
+    result_.lost_gpu_ms_by_reason[static_cast<std::size_t>(reason)] += lost;
+    status.last_failure = reason;
+    status.failure_log.push_back(FailureRecord{reason, attempt_gpu_ms});
+    status.recovery_wait += how.requeue_after;
+  }
   status.phase = JobPhase::Waiting;
+  ++waiting_;
   engine_.schedule(engine_.now() + how.requeue_after, JobRequeued{id, status.attempt});
 }
 
@@ -266,11 +345,104 @@ void Simulation::start(JobId id, const Allocation& where) {
   status.next_overhead = Duration{0};
   --queued_;
   ++running_;
-  const Duration remaining = spec.runtime - status.done;
+  for (const Slice& slice : where) {
+    if (slice.gpus > 0) jobs_on_node_[slice.node.value()].push_back(id);
+  }
+  const Duration remaining = checkpoint_wall_time(checkpoints_[id.value()], status.done, status.work, status.work);
   engine_.schedule(engine_.now() + status.attempt_overhead + remaining, JobEnded{id, status.attempt});
   if (options_.hook) {
     Hooks hooks{*this};
     options_.hook->on_job_started(spec, hooks);
+  }
+}
+
+void Simulation::schedule_next_node_event() {
+  if (!faults_.failures || settled_ == total_jobs()) return;
+  // Nothing left that a node event could change: no running or recovering job, every job
+  // submitted, every node up. The run then ends as it would without failures.
+  if (running_ == 0 && waiting_ == 0 && submitted_ == total_jobs() && down_nodes_ == 0) return;
+  const std::optional<NodeEvent> next = faults_.failures->next();
+  if (!next) return;
+  if (next->node.value() >= static_cast<std::uint32_t>(cluster_.spec().gpu_nodes)) {
+    throw SimulationError(fmt::format("the failure model named node {}; GPU nodes are 0..{}", next->node.value(),
+                                      cluster_.spec().gpu_nodes - 1));
+  }
+  if (next->up) {
+    engine_.schedule(next->at, NodeRepaired{next->node});
+  } else {
+    engine_.schedule(next->at, NodeFailed{next->node, static_cast<std::uint8_t>(next->reason)});
+  }
+}
+
+void Simulation::account_nodes() {
+  result_.down_node_ms += std::int64_t{down_nodes_} * (engine_.now() - nodes_accounted_).count();
+  nodes_accounted_ = engine_.now();
+}
+
+void Simulation::on(const NodeFailed& e) {
+  if (settled_ == total_jobs()) return;  // after the last job: nothing to fail any more
+  const auto reason = static_cast<FailureReason>(e.reason);
+  ++result_.node_failures;
+  ++result_.node_failures_by_reason[static_cast<std::size_t>(reason)];
+  if (!cluster_.node(e.node).up) {
+    ++result_.node_failures_while_down;  // already being repaired: it stays down, nothing runs there
+  } else {
+    // Copy: interrupting a job removes it from the node's list.
+    const auto victims = jobs_on_node_[e.node.value()];
+    const Duration day = seconds(86400);
+    const Duration time_of_day{((options_.local_clock_offset + engine_.now().time_since_epoch()) % day + day) % day};
+    for (const JobId id : victims) {
+      if (covered_[id.value()]) {
+        const RecoveryPlan plan = faults_.recovery->recover(spec(id), FailureContext{reason, time_of_day});
+        if (plan.requeue_after < Duration{0} || plan.restart_overhead < Duration{0}) {
+          throw SimulationError("a recovery policy returned a negative delay");
+        }
+        if (plan.manual) ++result_.jobs[id.value()].manual_interventions;
+        interrupt(id, Interruption{InterruptCause::Failed, current_split(id).kept, plan.restart_overhead,
+                                   plan.requeue_after, reason});
+      } else {
+        end_now(id, FinalState::NodeFail, reason);
+      }
+    }
+    account_nodes();
+    cluster_.set_up(e.node, false);
+    ++down_nodes_;
+  }
+  schedule_next_node_event();
+}
+
+void Simulation::on(const NodeRepaired& e) {
+  if (settled_ == total_jobs()) return;
+  ++result_.node_repairs;
+  if (!cluster_.node(e.node).up) {
+    account_nodes();
+    cluster_.set_up(e.node, true);
+    --down_nodes_;
+    request_pass(engine_.now());
+  }
+  schedule_next_node_event();
+}
+
+void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
+  const JobSpec& spec = this->spec(id);
+  JobStatus& status = result_.jobs[id.value()];
+  const std::int64_t attempt_gpu_ms = std::int64_t{spec.demand.gpus} * (engine_.now() - status.attempt_started).count();
+  const AttemptSplit split = close_attempt(id);
+  // The job did less than it would have: what it did is its work now (conservation stays exact).
+  status.work = status.done + split.work;
+  status.phase = JobPhase::Ended;
+  status.ended = engine_.now();
+  status.state = state;
+  status.end_reason = reason;
+  ++status.failures;
+  status.failure_log.push_back(FailureRecord{reason, attempt_gpu_ms});
+  result_.lost_gpu_ms_by_reason[static_cast<std::size_t>(reason)] += attempt_gpu_ms;
+  ++result_.jobs_killed;
+  result_.last_end = std::max(result_.last_end, engine_.now());
+  ++settled_;
+  if (options_.hook) {
+    Hooks hooks{*this};
+    options_.hook->on_job_ended(spec, hooks);
   }
 }
 
@@ -286,16 +458,18 @@ void Simulation::check_conservation() const {
     const JobSpec& spec = this->spec(JobId{static_cast<std::uint32_t>(i)});
     held += s.held_gpu_ms;
     if (s.phase == JobPhase::Ended) {
-      // The last attempt did the rest of the work after its overhead; every GPU-ms held was
-      // useful work, lost work or overhead.
-      const Duration last = *s.ended - s.attempt_started - s.attempt_overhead;
-      const std::int64_t useful = std::int64_t{spec.demand.gpus} * spec.runtime.count();
-      if (s.attempt < 1 || s.done + last != spec.runtime ||
-          s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms) {
+      // The last attempt did the rest of the work after its overhead and checkpoint stalls; every
+      // GPU-ms held was useful work, lost work, restart overhead or checkpoint stall.
+      const Duration last = s.attempt_work;
+      const Duration wall = *s.ended - s.attempt_started;
+      const Duration last_overhead = std::min(wall, s.attempt_overhead);
+      const std::int64_t useful = std::int64_t{spec.demand.gpus} * s.work.count();
+      if (s.attempt < 1 || s.done + last != s.work || last > wall - last_overhead ||
+          s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms + s.checkpoint_gpu_ms) {
         throw SimulationError(fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
-                                          "{} ms in the last attempt, runtime {} ms",
+                                          "{} ms in the last attempt, work {} ms",
                                           spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(),
-                                          spec.runtime.count()));
+                                          s.work.count()));
       }
     } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending || s.phase == JobPhase::Waiting) {
       throw SimulationError(fmt::format("job {} (line {}) never ended", spec.trace_id, spec.source_line));

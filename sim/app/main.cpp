@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies, stats, synth, eval-bench, eval-cluster.
+// acmesim: the command line. Subcommands: run, policies, stats, synth, failures, eval-bench, eval-cluster.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include "sim/app/eval_bench_command.hpp"
 #include "sim/app/eval_cluster_command.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/failures_command.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -42,6 +43,9 @@ int run(const RunArgs& args, const Catalog& catalog) {
   // Build the policies first: a typo in the scenario should fail before a long trace read.
   catalog.schedulers.make(scenario.scheduler);
   catalog.placements.make(scenario.placement);
+  catalog.outcomes.make(scenario.outcomes);
+  catalog.failures.make(scenario.failures);
+  catalog.recoveries.make(scenario.recovery);
 
   const auto t0 = std::chrono::steady_clock::now();
   const Trace trace =
@@ -57,6 +61,8 @@ int run(const RunArgs& args, const Catalog& catalog) {
 
   SimulationOptions options;
   options.timeline_interval = scenario.timeline_interval;
+  // Local time of day at SimTime 0, for recovery policies whose people sleep at night.
+  options.local_clock_offset = seconds(trace.epoch_unix_seconds + 60 * std::int64_t{trace.utc_offset_minutes});
   if (!args.quiet) {
     options.on_progress = [](const Progress& p) {
       fmt::print(stderr, "  {:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events | {:.1f}s\n",
@@ -90,6 +96,9 @@ void list_policies(const Catalog& catalog) {
   print(catalog.schedulers);
   print(catalog.placements);
   print(catalog.evaluations);
+  print(catalog.outcomes);
+  print(catalog.failures);
+  print(catalog.recoveries);
 }
 
 }  // namespace
@@ -160,6 +169,14 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   cluster_cmd->add_option("-o,--out", cluster_out, "Write checkpoints_<policy>.csv here (default: nothing)");
 
+  std::vector<std::string> failure_files;
+  CLI::App* failures_cmd = app.add_subcommand(
+      "failures", "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures and "
+                  "failed GPU time per category and reason (several jobs.csv files are pooled)");
+  failures_cmd->add_option("jobs_csv", failure_files, "jobs.csv of a run (or an AcmeTrace CSV: FAILED rows, reason Unknown)")
+      ->required()
+      ->check(CLI::ExistingFile);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -171,6 +188,7 @@ int main(int argc, char** argv) {
     if (cluster_cmd->parsed()) return run_eval_cluster(cluster_file, cluster_out, catalog);
     if (stats_cmd->parsed()) return app::run_stats(stats_args);
     if (synth_cmd->parsed()) return app::run_synth(synth_args, catalog);
+    if (failures_cmd->parsed()) return failures_command(failure_files);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {

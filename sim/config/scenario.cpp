@@ -15,7 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys{"name", "description", "seed", "trace", "cluster", "scheduler",
-                                        "placement", "timeline_interval_s", "skip_bad_rows"};
+                                        "placement", "timeline_interval_s", "skip_bad_rows",
+                                        "outcomes", "failures", "recovery"};
 const std::vector<std::string> kClusterKeys{"nodes", "gpus_per_node", "cpus_per_node", "memory_gib_per_node",
                                             "cpu_nodes"};
 
@@ -181,6 +182,9 @@ Scenario parse_scenario(const std::string& name, const std::string& yaml_text, c
 
   s.scheduler = r.policy(root, "scheduler", "fifo", s.seed);
   s.placement = r.policy(root, "placement", "pack", s.seed);
+  s.outcomes = r.policy(root, "outcomes", "trace", s.seed);
+  s.failures = r.policy(root, "failures", "none", s.seed);
+  s.recovery = r.policy(root, "recovery", "none", s.seed);
   s.timeline_interval = from_seconds(r.get<double>(root, "timeline_interval_s", "timeline_interval_s", 600.0, 1.0));
   s.skip_bad_rows = r.flag(root, "skip_bad_rows");
   return s;

@@ -9,6 +9,9 @@
 ///             cpu_nodes: 0}
 ///   scheduler: fifo                 # or {name: fifo, ...parameters}
 ///   placement: pack
+///   outcomes: trace                 # how jobs end: trace | all-complete | taxonomy (docs/failures.md)
+///   failures: none                  # node failure injection: none | node-mtbf | replay
+///   recovery: none                  # checkpointing + restart of pretraining jobs: none | manual | auto
 ///   timeline_interval_s: 600        # timeline.csv sampling period
 ///   skip_bad_rows: false            # count and report malformed trace rows instead of failing
 ///
@@ -31,6 +34,9 @@ struct Scenario {
   ClusterSpec cluster;
   PolicyArgs scheduler;
   PolicyArgs placement;
+  PolicyArgs outcomes;  // default `trace`
+  PolicyArgs failures;  // default `none`
+  PolicyArgs recovery;  // default `none`
   Duration timeline_interval = seconds(600);
   bool skip_bad_rows = false;
 };

@@ -54,7 +54,9 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   fmt::format_to(std::back_inserter(out),
                  "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
                  "gpu_time{}\n",
-                 extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time" : "");
+                 extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
+                          "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr"
+                        : "");
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   std::string text;
   const auto stamp = [&](SimTime t) -> const std::string& {
@@ -83,13 +85,22 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
         append_seconds(out, s.lost_gpu_ms);
         out.push_back(',');
         append_seconds(out, s.overhead_gpu_ms);
+        fmt::format_to(std::back_inserter(out), ",{},{},",
+                       s.end_reason == FailureReason::None ? std::string_view{} : name(s.end_reason),
+                       failure_log_cell(s));
+        append_seconds(out, s.checkpoint_gpu_ms);
+        out.push_back(',');
+        append_seconds(out, s.recovery_wait.count());
+        const std::int64_t wall = (*s.ended - *s.started).count();
+        fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
+                       wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
       }
       out.push_back('\n');
     } else {
       fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
                      !extras                                ? ""
-                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0"
-                                                          : "unstarted,0,0,0,0,0");
+                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,"
+                                                          : "unstarted,0,0,0,0,0,,,0,0,0,");
     }
     if (out.size() > (1U << 20)) {
       file.write(out);
@@ -141,7 +152,82 @@ Json group_json(const GroupStats& g) {
   j["interruptions"] = {{"preemptions", g.preemptions},
                         {"failures", g.failures},
                         {"lost_gpu_hours", round_to(static_cast<double>(g.lost_gpu_ms) / 3.6e6, 1e-3)},
-                        {"overhead_gpu_hours", round_to(static_cast<double>(g.overhead_gpu_ms) / 3.6e6, 1e-3)}};
+                        {"overhead_gpu_hours", round_to(static_cast<double>(g.overhead_gpu_ms) / 3.6e6, 1e-3)},
+                        {"checkpoint_gpu_hours", round_to(static_cast<double>(g.checkpoint_gpu_ms) / 3.6e6, 1e-3)},
+                        {"manual_interventions", g.manual_interventions},
+                        {"jobs_with_failures", g.jobs_with_failures}};
+  j["ettr"] = round_to(g.ettr(), 1e-6);
+  return j;
+}
+
+double hours(std::int64_t ms) { return round_to(static_cast<double>(ms) / 3.6e6, 1e-3); }
+
+Json breakdown_json(const FailureBreakdown& b) {
+  const double n = static_cast<double>(b.total_count());
+  const double g = static_cast<double>(b.total_gpu_ms());
+  const auto share = [](double part, double whole) { return whole > 0 ? round_to(part / whole, 1e-6) : 0.0; };
+  Json categories = Json::object();
+  for (std::size_t ci = 0; ci < kFailureCategoryCount; ++ci) {
+    const auto c = static_cast<FailureCategory>(ci);
+    if (b.category_count(c) == 0) continue;
+    categories[std::string(name(c))] = {{"failures", b.category_count(c)},
+                                        {"share_of_failures", share(static_cast<double>(b.category_count(c)), n)},
+                                        {"gpu_hours", hours(b.category_gpu_ms(c))},
+                                        {"share_of_gpu_time", share(static_cast<double>(b.category_gpu_ms(c)), g)}};
+  }
+  Json reasons = Json::object();
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    if (b.count[r] == 0) continue;
+    reasons[std::string(name(static_cast<FailureReason>(r)))] = {
+        {"category", name(category(static_cast<FailureReason>(r)))},
+        {"failures", b.count[r]},
+        {"share_of_failures", share(static_cast<double>(b.count[r]), n)},
+        {"gpu_hours", hours(b.gpu_ms[r])},
+        {"share_of_gpu_time", share(static_cast<double>(b.gpu_ms[r]), g)}};
+  }
+  return {{"failures", b.total_count()}, {"gpu_hours", hours(b.total_gpu_ms())}, {"categories", categories},
+          {"reasons", reasons}};
+}
+
+Json failures_json(const Scenario& scenario, const RunResult& result, const RunSummary& summary) {
+  Json j;
+  j["outcomes"] = scenario.outcomes.name();
+  j["failures"] = scenario.failures.name();
+  j["recovery"] = scenario.recovery.name();
+  if (!result.outcome_note.empty()) j["outcomes_note"] = result.outcome_note;
+  Json by_reason = Json::object();
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    if (result.node_failures_by_reason[r] > 0) {
+      by_reason[std::string(name(static_cast<FailureReason>(r)))] = result.node_failures_by_reason[r];
+    }
+  }
+  j["node_failures"] = {{"total", result.node_failures},
+                        {"while_down", result.node_failures_while_down},
+                        {"repairs", result.node_repairs},
+                        {"by_reason", by_reason}};
+  j["node_availability"] = round_to(summary.failures.node_availability, 1e-6);
+  j["down_node_hours"] = hours(result.down_node_ms);
+  j["jobs_killed"] = result.jobs_killed;
+  j["manual_interventions"] = summary.overall.manual_interventions;
+  const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
+  j["pretrain"] = {{"jobs", pre.jobs},
+                   {"ettr", round_to(pre.ettr(), 1e-6)},
+                   {"failures", pre.failures},
+                   {"manual_interventions", pre.manual_interventions},
+                   {"lost_gpu_hours", hours(pre.lost_gpu_ms + pre.overhead_gpu_ms)},
+                   {"recovery_wait_gpu_hours", hours(pre.recovery_wait_gpu_ms)},
+                   {"checkpoint_gpu_hours", hours(pre.checkpoint_gpu_ms)}};
+  Json lost = Json::object();
+  std::int64_t lost_total = 0;
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    lost_total += result.lost_gpu_ms_by_reason[r];
+    if (result.lost_gpu_ms_by_reason[r] > 0) {
+      lost[std::string(name(static_cast<FailureReason>(r)))] = hours(result.lost_gpu_ms_by_reason[r]);
+    }
+  }
+  j["gpu_hours_lost"] = {{"total", hours(lost_total)}, {"by_cause", lost}};
+  j["checkpoint_gpu_hours"] = hours(summary.overall.checkpoint_gpu_ms);
+  j["breakdown"] = breakdown_json(summary.failures.breakdown);
   return j;
 }
 
@@ -154,6 +240,9 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
                    {"seed", scenario.seed},
                    {"scheduler", scenario.scheduler.name()},
                    {"placement", scenario.placement.name()},
+                   {"outcomes", scenario.outcomes.name()},
+                   {"failures", scenario.failures.name()},
+                   {"recovery", scenario.recovery.name()},
                    {"cluster",
                     {{"nodes", scenario.cluster.gpu_nodes},
                      {"gpus_per_node", scenario.cluster.gpus_per_node},
@@ -182,6 +271,7 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
     if (g.jobs > 0) by_type[std::string(name(type))] = group_json(g);
   }
   j["by_type"] = by_type;
+  j["failures"] = failures_json(scenario, result, summary);
   Json unschedulable = Json::array();
   for (std::size_t i = 0; i < result.unschedulable.size() && i < 20; ++i) {
     const JobSpec& spec = trace.jobs[result.unschedulable[i].job.value()];
@@ -242,6 +332,25 @@ std::string summary_table(const Scenario& scenario, const Trace& trace, const Ru
                      result.unstarted);
   if (result.conflicts > 0) out += fmt::format(" | replay conflicts {}", result.conflicts);
   if (trace.rows_skipped > 0) out += fmt::format(" | bad rows skipped {}", trace.rows_skipped);
+  const bool fault_models = scenario.outcomes.name() != "trace" || scenario.failures.name() != "none" ||
+                            scenario.recovery.name() != "none";
+  if (fault_models) {
+    std::int64_t lost = 0;
+    for (const std::int64_t ms : result.lost_gpu_ms_by_reason) lost += ms;
+    const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
+    const FailureBreakdown& b = summary.failures.breakdown;
+    const double n = static_cast<double>(b.total_count());
+    const double g = static_cast<double>(b.total_gpu_ms());
+    out += fmt::format(
+        "\nfailures {} (infrastructure {:.1f}% of them, {:.1f}% of their GPU time) | node failures {} | node "
+        "availability {:.2f}% | jobs killed {} | manual interventions {}\nGPU-hours lost {:.0f} | checkpoint "
+        "GPU-hours {:.0f} | pretrain ETTR {:.3f}",
+        b.total_count(), n > 0 ? 100.0 * static_cast<double>(b.category_count(FailureCategory::Infrastructure)) / n : 0.0,
+        g > 0 ? 100.0 * static_cast<double>(b.category_gpu_ms(FailureCategory::Infrastructure)) / g : 0.0,
+        result.node_failures, 100.0 * summary.failures.node_availability, result.jobs_killed,
+        summary.overall.manual_interventions, static_cast<double>(lost) / 3.6e6,
+        static_cast<double>(summary.overall.checkpoint_gpu_ms) / 3.6e6, pre.ettr());
+  }
   out += fmt::format("\n{} events in {:.2f}s ({:.2f}M events/s) | fingerprint {}\n", result.events, result.wall_seconds,
                      result.wall_seconds > 0 ? static_cast<double>(result.events) / result.wall_seconds / 1e6 : 0.0,
                      result.fingerprint);

@@ -51,6 +51,12 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       g->failures += s.failures;
       g->lost_gpu_ms += s.lost_gpu_ms;
       g->overhead_gpu_ms += s.overhead_gpu_ms;
+      g->checkpoint_gpu_ms += s.checkpoint_gpu_ms;
+      g->manual_interventions += s.manual_interventions;
+      g->jobs_with_failures += s.failure_log.empty() ? 0 : 1;
+      g->recovery_wait_gpu_ms += std::int64_t{spec.demand.gpus} * s.recovery_wait.count();
+      g->work_ms += s.work.count();
+      g->wall_ms += (*s.ended - *s.started).count();
     }
     queue_all.push_back(queue);
     jct_all.push_back(jct);
@@ -68,6 +74,12 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
   if (makespan.count() > 0 && total_gpus > 0) {
     summary.gpu_allocation_ratio = static_cast<double>(result.allocated_gpu_ms) /
                                    (static_cast<double>(total_gpus) * static_cast<double>(makespan.count()));
+  }
+  summary.failures.breakdown = failure_breakdown(result.jobs);
+  if (makespan.count() > 0 && result.gpu_nodes > 0) {
+    summary.failures.node_availability =
+        1.0 - static_cast<double>(result.down_node_ms) /
+                  (static_cast<double>(result.gpu_nodes) * static_cast<double>(makespan.count()));
   }
   return summary;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/metrics/failure_breakdown.hpp"
 #include "sim/model/job.hpp"
 #include "sim/simulation.hpp"
 
@@ -29,7 +30,22 @@ struct GroupStats {
   std::uint64_t failures = 0;
   std::int64_t lost_gpu_ms = 0;      // work done, not kept, redone
   std::int64_t overhead_gpu_ms = 0;  // restart overheads
+  std::int64_t checkpoint_gpu_ms = 0;  // checkpoint stalls
+  std::uint64_t manual_interventions = 0;
+  std::uint64_t jobs_with_failures = 0;
+  std::int64_t recovery_wait_gpu_ms = 0;  // GPUs x time out of the queue recovering (idle if its nodes stay reserved)
+  // Effective training time ratio: useful work / wall time from first start to end (per job,
+  // summed over jobs; docs/failures.md).
+  std::int64_t work_ms = 0;
+  std::int64_t wall_ms = 0;
+  double ettr() const { return wall_ms > 0 ? static_cast<double>(work_ms) / static_cast<double>(wall_ms) : 1.0; }
   std::int64_t gpu_ms() const;
+};
+
+/// Run-level failure figures (docs/failures.md "Metrics").
+struct FailureSummary {
+  double node_availability = 1.0;  // 1 - down GPU node time / (GPU nodes x makespan)
+  FailureBreakdown breakdown;      // Table-3-style, over every failure of the run
 };
 
 struct RunSummary {
@@ -37,6 +53,7 @@ struct RunSummary {
   std::array<GroupStats, kJobTypeCount> by_type;
   double makespan_s = 0;            // last end - first submission
   double gpu_allocation_ratio = 0;  // time-weighted allocated GPUs / total GPUs over the makespan
+  FailureSummary failures;
 };
 
 RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus);

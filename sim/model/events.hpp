@@ -2,7 +2,9 @@
 /// The cluster simulation's events and the order of simultaneous ones: (time, phase, sequence).
 ///
 /// Phases within one instant, lowest first (docs/design.md has the reasoning):
-///   Release  a job that ends at t frees its resources before anyone looks at the cluster
+///   Release  a job that ends at t frees its resources before anyone looks at the cluster;
+///            a node repaired at t is up again
+///   Fail     a node failing at t kills the jobs still on it (a job ending at t has ended)
 ///   Arrive   submissions and requeued jobs at t join the queue before the pass at t
 ///   Decide   one scheduling pass per instant, on the settled state
 ///   Observe  timeline samples see the decisions of t
@@ -17,7 +19,7 @@
 
 namespace acmesim {
 
-enum class Phase : std::uint8_t { Release = 0, Arrive = 1, Decide = 2, Observe = 3 };
+enum class Phase : std::uint8_t { Release = 0, Fail = 1, Arrive = 2, Decide = 3, Observe = 4 };
 
 /// The attempt'th run of `job` reached its end. An event whose attempt no longer matches the
 /// job's current attempt is stale and skipped (no search, no removal from the heap).
@@ -63,7 +65,24 @@ struct HookDue {
   std::uint64_t key() const { return token; }
 };
 
-using EventBody = std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue, HookDue>;
+/// A node comes back from repair (from the failure model; see failure_model.hpp).
+struct NodeRepaired {
+  static constexpr Phase phase = Phase::Release;
+  NodeId node;
+  std::uint64_t key() const { return node.value(); }
+};
+
+/// A node fails: every job with resources on it is interrupted or killed, and it goes down.
+struct NodeFailed {
+  static constexpr Phase phase = Phase::Fail;
+  NodeId node;
+  std::uint8_t reason;  // FailureReason
+  std::uint64_t key() const { return (std::uint64_t{node.value()} << 8) | reason; }
+};
+
+// New alternatives go at the end: the variant index is folded into the fingerprint.
+using EventBody =
+    std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue, HookDue, NodeRepaired, NodeFailed>;
 
 using SimEngine = Engine<EventBody>;
 using Event = SimEngine::Event;

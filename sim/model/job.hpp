@@ -7,8 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/core/id.hpp"
 #include "sim/core/time.hpp"
+#include "sim/model/failure.hpp"
 
 namespace acmesim {
 
@@ -65,7 +68,14 @@ enum class JobPhase : std::uint8_t { Pending, Queued, Running, Waiting, Ended, U
 /// Why a running job lost its resources before its end.
 enum class InterruptCause : std::uint8_t { Preempted, Failed };
 
-/// What the simulation did to a job. A job needs `JobSpec::runtime` of work; each attempt
+/// One failure a job went through: an interruption it recovered from, or the one that ended it.
+struct FailureRecord {
+  FailureReason reason;
+  std::int64_t attempt_gpu_ms;  // GPU time of the attempt the failure ended (Table 3's "GPU time")
+};
+
+/// What the simulation did to a job. A job needs `work` (its outcome's; by default
+/// `JobSpec::runtime`) of work; each attempt
 /// (a start) first pays its restart overhead, then works until it ends or is interrupted, and
 /// an interruption keeps only the progress its cause allows (a checkpoint, say).
 struct JobStatus {
@@ -74,17 +84,25 @@ struct JobStatus {
   std::optional<SimTime> started;  // first start
   std::optional<SimTime> ended;
   FinalState state = FinalState::Completed;
+  Duration work{};                                   // work to do, set at submission by the outcome model
+  FailureReason end_reason = FailureReason::None;    // why it ended failed, if it did and it is known
 
   SimTime attempt_started{};    // start of the current (or last) attempt
   Duration attempt_overhead{};  // restart overhead paid at the start of the current attempt
   Duration next_overhead{};     // restart overhead the next start will pay
   Duration done{};              // work kept from interrupted attempts
+  Duration attempt_work{};      // work done by the last closed attempt (conservation check)
 
   std::uint32_t preemptions = 0;
   std::uint32_t failures = 0;
   std::int64_t held_gpu_ms = 0;      // GPU time held over all attempts (what the cluster lent)
   std::int64_t lost_gpu_ms = 0;      // GPU time of work done but not kept, redone later
   std::int64_t overhead_gpu_ms = 0;  // GPU time spent in restart overheads
+  std::int64_t checkpoint_gpu_ms = 0;  // GPU time stalled by checkpoints (sync save or async copy)
+  Duration recovery_wait{};            // time spent out of the queue recovering from failures
+  std::uint32_t manual_interventions = 0;  // failures a person had to handle
+  FailureReason last_failure = FailureReason::None;  // cause of the restart overhead now being paid
+  boost::container::small_vector<FailureRecord, 1> failure_log;  // in order; the last may be the end
 };
 
 /// How an interruption treats a running job (see Simulation::interrupt).
@@ -97,6 +115,8 @@ struct Interruption {
   Duration restart_overhead{};
   /// Back in the scheduler's queue after this long (0: at once, in the same instant).
   Duration requeue_after{};
+  /// For failures: the reason, booked in the job's failure log and the run's losses by cause.
+  FailureReason reason = FailureReason::None;
 };
 
 }  // namespace acmesim

@@ -59,6 +59,9 @@ public:
   }
   /// InputError naming every key that was given but never read.
   void reject_unread() const;
+  /// The file the block came from ("--set key" or "<built-in>" when it did not come from a
+  /// file); policies resolve relative paths against its directory.
+  std::string where_file() const { return where_.substr(0, where_.find(':')); }
 
 private:
   template <class T>
@@ -68,7 +71,6 @@ private:
     else if constexpr (std::is_floating_point_v<T>) return "a number";
     else return "a string";
   }
-  std::string where_file() const { return where_.substr(0, where_.find(':')); }
 
   std::string slot_;
   std::string name_;

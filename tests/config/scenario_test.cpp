@@ -43,7 +43,7 @@ TEST_CASE("a policy is named in the short or the long form") {
 TEST_CASE("an unknown top-level key is an error naming the valid keys and its place") {
   CHECK(error_of(kBase + "shceduler: fifo\n") ==
         "dir/x.yaml:3:1: unknown key 'shceduler' (valid: name, description, seed, trace, cluster, scheduler, "
-        "placement, timeline_interval_s, skip_bad_rows)");
+        "placement, timeline_interval_s, skip_bad_rows, outcomes, failures, recovery)");
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {

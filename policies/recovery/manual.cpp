@@ -1,0 +1,32 @@
+// Recovery `manual` (Acme before its fault-tolerant system, acme-paper.md §4.2): covered jobs
+// checkpoint (synchronously by default); after a failure a person notices and restarts the job
+// from its last checkpoint, more slowly at night. Every failure is a manual intervention.
+#include "policies/factories.hpp"
+#include "policies/recovery/common.hpp"
+
+namespace acmesim::policies {
+
+namespace {
+
+class ManualRecovery final : public RecoveryPolicy {
+public:
+  explicit ManualRecovery(const PolicyArgs& args) : checkpoints_{args, false}, person_{args}, rng_{args.rng()} {}
+  bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
+  CheckpointPlan checkpointing(const JobSpec& job) const override { return checkpoints_.plan(job); }
+  RecoveryPlan recover(const JobSpec& job, const FailureContext& failure) override {
+    return RecoveryPlan{person_.delay(rng_, failure.time_of_day), checkpoints_.restart_overhead(job), true};
+  }
+
+private:
+  CheckpointModel checkpoints_;
+  Responder person_;
+  Rng rng_;
+};
+
+}  // namespace
+
+std::unique_ptr<RecoveryPolicy> make_manual_recovery(const PolicyArgs& args) {
+  return std::make_unique<ManualRecovery>(args);
+}
+
+}  // namespace acmesim::policies
