@@ -7,13 +7,19 @@
 
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <queue>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+
+#include "policies/scheduling/duration_predictor.hpp"
 #include "policies/catalog.hpp"
 #include "sim/metrics/outputs.hpp"
+#include "sim/metrics/summary.hpp"
 #include "sim/simulation.hpp"
 #include "sim/workload/generator.hpp"
 #include "sim/workload/profile.hpp"
@@ -50,8 +56,14 @@ int main(int argc, char** argv) {
   app.add_option("--days", days, "Span of submissions in days");
   app.add_option("--seed", seed, "Generator seed");
   app.add_option("--nodes", nodes, "GPU nodes (default: the profile's cluster)");
+  bool by_type = false;
+  bool predictor = false;
+  int nodes_per_switch = 0;
+  app.add_option("--nodes-per-switch", nodes_per_switch, "GPU nodes per leaf switch (topology placement)");
   app.add_option("--scheduler", scheduler, "Scheduler");
   app.add_option("--placement", placement, "Placement");
+  app.add_flag("--predictor", predictor, "Only report the accuracy of qssf's duration predictor on the trace");
+  app.add_flag("--by-type", by_type, "Also print GPU allocation and per-type queueing delay");
   app.add_flag("--csv", csv, "Also time writing and reading the trace as CSV");
   app.add_option("--emit-trace", emit, "Write the scheduled jobs as an AcmeTrace CSV to this file and exit");
   CLI11_PARSE(app, argc, argv);
@@ -62,8 +74,38 @@ int main(int argc, char** argv) {
   Trace trace = generate_submissions(profile, SynthOptions{days, jobs, 1.0, seed});
   fmt::print("generate  {:>9} jobs  {:7.2f}s\n", trace.jobs.size(), seconds_since(t0));
 
+  if (predictor) {
+    // qssf's predictor, offline: jobs in submission order, each ended job learned once its
+    // submission + duration has passed (as if it never queued), accuracy over GPU jobs.
+    policies::DurationPredictor p;
+    using Pending = std::pair<SimTime, std::size_t>;
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> ends;
+    std::vector<double> errors;
+    std::size_t within2 = 0;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+      const JobSpec& job = trace.jobs[i];
+      while (!ends.empty() && ends.top().first <= job.submitted) {
+        p.learn(trace.jobs[ends.top().second], trace.jobs[ends.top().second].runtime);
+        ends.pop();
+      }
+      if (!job.demand.cpu_only()) {
+        const double predicted = std::max<double>(1000.0, static_cast<double>(p.predict(job).count()));
+        const double actual = std::max<double>(1000.0, static_cast<double>(job.runtime.count()));
+        const double e = std::abs(std::log2(predicted / actual));
+        errors.push_back(e);
+        within2 += e <= 1.0 ? 1 : 0;
+      }
+      ends.push({job.submitted + job.runtime, i});
+    }
+    std::sort(errors.begin(), errors.end());
+    fmt::print("qssf predictor on {} GPU jobs: median |log2(predicted/actual)| {:.2f}, within 2x {:.1f}%\n",
+               errors.size(), errors.empty() ? 0.0 : errors[errors.size() / 2],
+               errors.empty() ? 0.0 : 100.0 * static_cast<double>(within2) / static_cast<double>(errors.size()));
+    return 0;
+  }
   ClusterSpec cluster = profile.cluster;
   if (nodes > 0) cluster.gpu_nodes = nodes;
+  cluster.nodes_per_switch = nodes_per_switch;
   t0 = std::chrono::steady_clock::now();
   Simulation sim{cluster, trace.jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
                  catalog.placements.make(PolicyArgs::named("placement", placement))};
@@ -73,6 +115,16 @@ int main(int argc, char** argv) {
              trace.jobs.size(), run_s, static_cast<double>(trace.jobs.size()) / run_s / 1e6,
              static_cast<double>(result.events) / run_s / 1e6, result.events, scheduler, placement, peak_rss_mib());
 
+  if (by_type) {
+    const RunSummary summary = summarize(trace.jobs, result, cluster.gpu_nodes * cluster.gpus_per_node);
+    fmt::print("GPU allocation {:.1f}%, preemptions {}\n", 100.0 * summary.gpu_allocation_ratio,
+               summary.overall.preemptions);
+    for (JobType type : kJobTypes) {
+      const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];
+      fmt::print("  {:<9} {:>8} jobs  queue mean {:>9.0f}s  p50 {:>6.0f}s  p99 {:>9.0f}s  JCT mean {:>9.0f}s\n",
+                 name(type), g.jobs, g.queue.mean, g.queue.median, g.queue.p99, g.jct.mean);
+    }
+  }
   if (!emit.empty()) {
     profile.cluster = cluster;
     profile.scheduler = scheduler;

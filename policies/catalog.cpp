@@ -11,9 +11,27 @@ Catalog builtin_catalog() {
   c.schedulers.add("fifo", "First come, first served; the head job blocks the queue.", make_fifo);
   c.schedulers.add("replay", "Start each job at its recorded start_time; report where the trace does not fit.",
                    make_replay);
+  c.schedulers.add("sjf", "Shortest job first on the true duration (oracle), non-preemptive; the shortest blocks.",
+                   make_sjf);
+  c.schedulers.add("srtf", "Preemptive shortest remaining time first on the true duration (oracle).", make_srtf);
+  c.schedulers.add("qssf", "Helios' quasi-shortest-service-first: GPUs x duration predicted from the user's history.",
+                   make_qssf);
+  c.schedulers.add("las", "Tiresias' discretized 2D least-attained-service (GPU-time queues) with preemption.",
+                   make_las);
+  c.schedulers.add("easy-backfill", "FIFO with EASY backfilling: later jobs may pass if they do not delay the first.",
+                   make_easy_backfill);
+  c.schedulers.add("conservative-backfill",
+                   "FIFO with conservative backfilling: later jobs may pass if they delay no reservation.",
+                   make_conservative_backfill);
+  c.schedulers.add("fair-share", "Per-user fair share of GPUs by Slurm-style decayed usage.", make_fair_share);
+  c.schedulers.add("acme", "Acme's policy: GPU quota for pretraining; others best-effort, preemptible; eval lowest.",
+                   make_acme);
 
   c.placements.add("pack", "Fullest node that fits (best fit); multi-node jobs land on whole idle nodes.", make_pack);
   c.placements.add("spread", "Emptiest node that fits (worst fit); spreads load across nodes.", make_spread);
+  c.placements.add("first-fit", "Lowest-numbered nodes that fit, whatever their load.", make_first_fit);
+  c.placements.add("topology", "Keeps a multi-node job under one leaf switch (cluster.nodes_per_switch) when it can.",
+                   make_topology);
 
   c.evaluations.add("coupled", "One trial per dataset; each loads the model remotely and computes metrics on its GPU.",
                     make_coupled);

@@ -14,9 +14,19 @@ namespace acmesim::policies {
 
 std::unique_ptr<Scheduler> make_fifo(const PolicyArgs& args);
 std::unique_ptr<Scheduler> make_replay(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_sjf(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_srtf(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_qssf(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_las(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_easy_backfill(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_conservative_backfill(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_fair_share(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_acme(const PolicyArgs& args);
 
 std::unique_ptr<Placement> make_pack(const PolicyArgs& args);
 std::unique_ptr<Placement> make_spread(const PolicyArgs& args);
+std::unique_ptr<Placement> make_first_fit(const PolicyArgs& args);
+std::unique_ptr<Placement> make_topology(const PolicyArgs& args);
 
 std::unique_ptr<EvaluationPolicy> make_coupled(const PolicyArgs& args);
 std::unique_ptr<EvaluationPolicy> make_decoupled(const PolicyArgs& args);

@@ -26,6 +26,7 @@ public:
     sim_.interrupt(id, preemption);
   }
   const JobStatus& status(JobId id) const override { return sim_.result_.jobs[id.value()]; }
+  const RunningJobs& running() const override { return sim_.running_jobs_; }
   void wake_at(SimTime at) override {
     if (at <= now()) {
       throw SimulationError(fmt::format("a scheduler asked to wake at t={:.3f}s, not after now {}", to_seconds(at),
@@ -244,6 +245,7 @@ AttemptSplit Simulation::close_attempt(JobId id) {
   const JobSpec& spec = this->spec(id);
   JobStatus& status = result_.jobs[id.value()];
   account_allocation();
+  running_jobs_.erase(RunningJob{expected_end(id), id});
   cluster_.give_back(allocations_[id.value()]);
   for (const Slice& slice : allocations_[id.value()]) {
     auto& on_node = jobs_on_node_[slice.node.value()];
@@ -348,8 +350,18 @@ void Simulation::start(JobId id, const Allocation& where) {
   for (const Slice& slice : where) {
     if (slice.gpus > 0) jobs_on_node_[slice.node.value()].push_back(id);
   }
-  const Duration remaining = checkpoint_wall_time(checkpoints_[id.value()], status.done, status.work, status.work);
-  engine_.schedule(engine_.now() + status.attempt_overhead + remaining, JobEnded{id, status.attempt});
+  if (cluster_.spec().nodes_per_switch > 0 && !where.empty()) {
+    // Leaf-switch groups spanned: O(nodes of the job), the allocation is short.
+    boost::container::small_vector<std::uint32_t, 8> groups;
+    for (const Slice& s : where) {
+      groups.push_back(s.node.value() / static_cast<std::uint32_t>(cluster_.spec().nodes_per_switch));
+    }
+    std::sort(groups.begin(), groups.end());
+    const auto spanned = static_cast<std::uint16_t>(std::unique(groups.begin(), groups.end()) - groups.begin());
+    status.switch_groups = std::max(status.switch_groups, spanned);
+  }
+  running_jobs_.insert(RunningJob{expected_end(id), id});
+  engine_.schedule(expected_end(id), JobEnded{id, status.attempt});
   if (options_.hook) {
     Hooks hooks{*this};
     options_.hook->on_job_started(spec, hooks);
@@ -444,6 +456,13 @@ void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
     Hooks hooks{*this};
     options_.hook->on_job_ended(spec, hooks);
   }
+}
+
+SimTime Simulation::expected_end(JobId id) const {
+  const JobStatus& status = result_.jobs[id.value()];
+  // The work left, stretched by the checkpoint stalls it will pay (sim/model/checkpoint.hpp).
+  return status.attempt_started + status.attempt_overhead +
+         checkpoint_wall_time(checkpoints_[id.value()], status.done, status.work, status.work);
 }
 
 void Simulation::account_allocation() {

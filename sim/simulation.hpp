@@ -141,6 +141,8 @@ private:
   void interrupt(JobId id, const Interruption& how);
   /// Closes the current attempt's books: GPU time held, overhead, checkpoint stalls, work.
   AttemptSplit close_attempt(JobId id);
+  /// End of the current attempt of a running job if nothing interrupts it.
+  SimTime expected_end(JobId id) const;
   void account_allocation();
   void check_conservation() const;
   void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);
@@ -165,6 +167,7 @@ private:
   std::size_t submitted_ = 0;
   std::uint32_t waiting_ = 0;
   std::set<SimTime> pending_passes_;
+  RunningJobs running_jobs_;  // SchedulingPass::running(); O(log n) per start and end
   std::size_t settled_ = 0;  // jobs ended or rejected
   std::uint32_t running_ = 0;
   std::uint32_t queued_ = 0;

@@ -50,7 +50,7 @@ TEST_CASE("with zero contention every job's JCT equals its duration under every 
   for (const auto& s : catalog.schedulers.entries()) {
     for (const auto& p : catalog.placements.entries()) {
       INFO(s.name << " + " << p.name);
-      const RunResult r = run_policies(ClusterSpec{16, 8, 128, 0, 0}, jobs, s.name, p.name);
+      const RunResult r = run_policies(ClusterSpec{16, 8, 128, 0, 0, 4}, jobs, s.name, p.name);  // 4 leaf groups
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         REQUIRE(r.jobs[i].phase == JobPhase::Ended);
         CHECK(*r.jobs[i].started == jobs[i].submitted);

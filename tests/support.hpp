@@ -56,3 +56,18 @@ inline std::vector<std::int64_t> end_seconds(const RunResult& r) {
 }
 
 }  // namespace acmesim::testing
+
+namespace acmesim::testing {
+
+/// Runs with a scheduler given as a YAML block, e.g. "{name: las, thresholds_gpu_s: [800]}".
+inline RunResult run_yaml(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, const std::string& scheduler,
+                          const std::string& placement = "pack") {
+  const Catalog catalog = builtin_catalog();
+  const YAML::Node node = YAML::Load(scheduler);
+  const PolicyArgs args{"scheduler", node["name"].as<std::string>(), node, "<test>", 1};
+  Simulation sim{cluster, jobs, catalog.schedulers.make(args),
+                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  return sim.run();
+}
+
+}  // namespace acmesim::testing

@@ -1,13 +1,12 @@
 #include "policies/placement/node_choice.hpp"
 
+#include <algorithm>
 #include <ranges>
 #include <vector>
 
 namespace acmesim::policies {
 
-namespace {
-
-Allocation build(const Cluster& cluster, const Demand& d, const std::vector<NodeId>& nodes) {
+Allocation build_allocation(const Cluster& cluster, const Demand& d, const std::vector<NodeId>& nodes) {
   Allocation where;
   const int n = static_cast<int>(nodes.size());
   for (int i = 0; i < n; ++i) {
@@ -17,6 +16,8 @@ Allocation build(const Cluster& cluster, const Demand& d, const std::vector<Node
   }
   return where;
 }
+
+namespace {
 
 template <class Range>
 void take_from(const Cluster& cluster, const Range& range, const Demand& d, int gpus, int cpus,
@@ -41,7 +42,7 @@ std::optional<Allocation> place_cpu_only(const Cluster& cluster, const Demand& d
     } else {
       take_from(cluster, std::ranges::subrange(index.rbegin(), index.rend()), d, 0, cpus, chosen);
     }
-    if (static_cast<int>(chosen.size()) == d.nodes) return build(cluster, d, chosen);
+    if (static_cast<int>(chosen.size()) == d.nodes) return build_allocation(cluster, d, chosen);
   }
   return std::nullopt;
 }
@@ -61,7 +62,7 @@ std::optional<Allocation> choose_nodes(const Cluster& cluster, const Demand& d, 
     for (NodeId id : cluster.gpu_nodes_with_idle(idle)) {
       if (cluster.has_room(id, gpus, cpus, d.mem_gib_per_node)) {
         chosen.push_back(id);
-        if (static_cast<int>(chosen.size()) == d.nodes) return build(cluster, d, chosen);
+        if (static_cast<int>(chosen.size()) == d.nodes) return build_allocation(cluster, d, chosen);
       }
     }
   }

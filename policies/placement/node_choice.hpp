@@ -4,6 +4,7 @@
 /// examined only if its GPU count already fits, so a scan of the whole cluster happens only when
 /// CPUs or memory, not GPUs, are what is short.
 #include <optional>
+#include <vector>
 
 #include "sim/model/cluster.hpp"
 
@@ -15,5 +16,8 @@ enum class NodeOrder {
 };
 
 std::optional<Allocation> choose_nodes(const Cluster& cluster, const Demand& demand, NodeOrder order);
+
+/// The allocation of `demand` on `nodes` (node i gets its share, Demand::share).
+Allocation build_allocation(const Cluster& cluster, const Demand& demand, const std::vector<NodeId>& nodes);
 
 }  // namespace acmesim::policies

@@ -1,4 +1,4 @@
-// acmesim: the command line. Subcommands: run, policies, stats, synth, failures, eval-bench, eval-cluster.
+// acmesim: the command line. Subcommands: run, compare, policies, stats, synth, failures, eval-bench, eval-cluster.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include "sim/app/eval_cluster_command.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/failures_command.hpp"
+#include "sim/app/compare_command.hpp"
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/outputs.hpp"
@@ -91,7 +92,7 @@ int run(const RunArgs& args, const Catalog& catalog) {
 void list_policies(const Catalog& catalog) {
   const auto print = [](const auto& registry) {
     fmt::print("{}:\n", registry.slot());
-    for (const auto& e : registry.entries()) fmt::print("  {:<16} {}\n", e.name, e.summary);
+    for (const auto& e : registry.entries()) fmt::print("  {:<22} {}\n", e.name, e.summary);
   };
   print(catalog.schedulers);
   print(catalog.placements);
@@ -125,6 +126,30 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--skip-bad-rows", run_args.skip_bad_rows,
                     "Skip malformed trace rows, counting and reporting them, instead of stopping at the first");
   run_cmd->add_flag("-q,--quiet", run_args.quiet, "Print nothing but errors");
+
+  CompareArgs compare_args;
+  compare_args.scenario = ACMESIM_DEFAULT_SCENARIO;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "Run several schedulers x placements on the same trace (in parallel threads) and print and write "
+                 "one table: per variant and job type, queueing delay and JCT (mean/median/p99), GPU allocation, "
+                 "makespan, preemptions");
+  compare_cmd->add_option("scenario", compare_args.scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
+      ->check(CLI::ExistingFile);
+  compare_cmd->add_option("--schedulers", compare_args.schedulers,
+                          "Comma-separated schedulers, e.g. fifo,sjf,qssf (default: the scenario's). A scheduler "
+                          "named in the scenario keeps its parameters there; others use their defaults")
+      ->delimiter(',');
+  compare_cmd->add_option("--placements", compare_args.placements,
+                          "Comma-separated placements, e.g. pack,topology (default: the scenario's)")
+      ->delimiter(',');
+  compare_cmd->add_option("-o,--out", compare_args.out,
+                          "Directory for compare.csv and compare.txt (default: out/<scenario name>-compare)");
+  compare_cmd->add_option("--set", compare_args.sets, "Override a scenario key, as for `run`")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  compare_cmd->add_option("-j,--threads", compare_args.threads,
+                          "Worker threads (default: one per hardware thread); results do not depend on it");
+  compare_cmd->add_flag("-q,--quiet", compare_args.quiet, "Print nothing but errors");
 
   app.add_subcommand("policies", "List every policy by slot with a one-line summary");
   app::StatsArgs stats_args;
@@ -189,6 +214,7 @@ int main(int argc, char** argv) {
     if (stats_cmd->parsed()) return app::run_stats(stats_args);
     if (synth_cmd->parsed()) return app::run_synth(synth_args, catalog);
     if (failures_cmd->parsed()) return failures_command(failure_files);
+    if (compare_cmd->parsed()) return compare_command(compare_args, catalog);
     list_policies(catalog);
     return 0;
   } catch (const InputError& e) {

@@ -18,7 +18,7 @@ const std::vector<std::string> kTopKeys{"name", "description", "seed", "trace", 
                                         "placement", "timeline_interval_s", "skip_bad_rows",
                                         "outcomes", "failures", "recovery"};
 const std::vector<std::string> kClusterKeys{"nodes", "gpus_per_node", "cpus_per_node", "memory_gib_per_node",
-                                            "cpu_nodes"};
+                                            "cpu_nodes", "nodes_per_switch"};
 
 class Reader {
 public:
@@ -176,6 +176,7 @@ Scenario parse_scenario(const std::string& name, const std::string& yaml_text, c
   s.cluster.cpus_per_node = r.get<int>(cluster, "cpus_per_node", "cluster.cpus_per_node", 0, 0);
   s.cluster.memory_gib_per_node = r.get<int>(cluster, "memory_gib_per_node", "cluster.memory_gib_per_node", 0, 0);
   s.cluster.cpu_nodes = r.get<int>(cluster, "cpu_nodes", "cluster.cpu_nodes", 0, 0);
+  s.cluster.nodes_per_switch = r.get<int>(cluster, "nodes_per_switch", "cluster.nodes_per_switch", 0, 0);
   if (s.cluster.gpus_per_node > 64) {
     r.fail("cluster.gpus_per_node", cluster["gpus_per_node"], "at most 64 GPUs per node");
   }

@@ -6,7 +6,7 @@
 ///   trace: ../traces/x.csv.gz       # relative to the scenario file (or to the working
 ///                                   # directory when given with --set)
 ///   cluster: {nodes: 286, gpus_per_node: 8, cpus_per_node: 128, memory_gib_per_node: 1024,
-///             cpu_nodes: 0}
+///             cpu_nodes: 0, nodes_per_switch: 0}   # GPU nodes per leaf switch, 0: no topology
 ///   scheduler: fifo                 # or {name: fifo, ...parameters}
 ///   placement: pack
 ///   outcomes: trace                 # how jobs end: trace | all-complete | taxonomy (docs/failures.md)

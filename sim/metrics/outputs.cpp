@@ -55,7 +55,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
                  "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
                  "gpu_time{}\n",
                  extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
-                          "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr"
+                          "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups"
                         : "");
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   std::string text;
@@ -94,13 +94,14 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
         const std::int64_t wall = (*s.ended - *s.started).count();
         fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
                        wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
+        fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
       }
       out.push_back('\n');
     } else {
       fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
                      !extras                                ? ""
-                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,"
-                                                          : "unstarted,0,0,0,0,0,,,0,0,0,");
+                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0"
+                                                          : "unstarted,0,0,0,0,0,,,0,0,0,,0");
     }
     if (out.size() > (1U << 20)) {
       file.write(out);
@@ -248,7 +249,8 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
                      {"gpus_per_node", scenario.cluster.gpus_per_node},
                      {"cpus_per_node", scenario.cluster.cpus_per_node},
                      {"memory_gib_per_node", scenario.cluster.memory_gib_per_node},
-                     {"cpu_nodes", scenario.cluster.cpu_nodes}}}};
+                     {"cpu_nodes", scenario.cluster.cpu_nodes},
+                     {"nodes_per_switch", scenario.cluster.nodes_per_switch}}}};
   j["trace"] = {{"path", trace.path},
                 {"schema", name(trace.schema)},
                 {"rows_read", trace.rows_read},
@@ -264,6 +266,16 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
                {"unstarted", result.unstarted}};
   j["makespan_s"] = summary.makespan_s;
   j["gpu_allocation_ratio"] = round_to(summary.gpu_allocation_ratio, 1e-6);
+  if (scenario.cluster.nodes_per_switch > 0) {
+    const TopologyStats& t = summary.topology;
+    j["topology"] = {{"multi_node_jobs", t.multi_node_jobs},
+                     {"within_one_switch_group", t.multi_node_jobs ? round_to(static_cast<double>(t.within_one_group) /
+                                                                                  static_cast<double>(t.multi_node_jobs), 1e-6)
+                                                                   : 0.0},
+                     {"mean_switch_groups", t.multi_node_jobs ? round_to(static_cast<double>(t.groups_spanned) /
+                                                                             static_cast<double>(t.multi_node_jobs), 1e-6)
+                                                              : 0.0}};
+  }
   j["overall"] = group_json(summary.overall);
   Json by_type;
   for (JobType type : kJobTypes) {

@@ -58,6 +58,11 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       g->work_ms += s.work.count();
       g->wall_ms += (*s.ended - *s.started).count();
     }
+    if (spec.demand.nodes > 1 && !spec.demand.cpu_only() && s.switch_groups > 0) {
+      ++summary.topology.multi_node_jobs;
+      summary.topology.within_one_group += s.switch_groups == 1 ? 1 : 0;
+      summary.topology.groups_spanned += s.switch_groups;
+    }
     queue_all.push_back(queue);
     jct_all.push_back(jct);
     queue_by[t].push_back(queue);

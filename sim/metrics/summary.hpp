@@ -48,12 +48,20 @@ struct FailureSummary {
   FailureBreakdown breakdown;      // Table-3-style, over every failure of the run
 };
 
+/// How multi-node GPU jobs sat on the leaf switches (when cluster.nodes_per_switch > 0).
+struct TopologyStats {
+  std::uint64_t multi_node_jobs = 0;   // ran on more than one node
+  std::uint64_t within_one_group = 0;  // of which every attempt stayed under one leaf switch
+  std::uint64_t groups_spanned = 0;    // sum over them of the most groups an attempt spanned
+};
+
 struct RunSummary {
   GroupStats overall;
   std::array<GroupStats, kJobTypeCount> by_type;
   double makespan_s = 0;            // last end - first submission
   double gpu_allocation_ratio = 0;  // time-weighted allocated GPUs / total GPUs over the makespan
   FailureSummary failures;
+  TopologyStats topology;
 };
 
 RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus);

@@ -29,6 +29,7 @@ struct ClusterSpec {
   int cpus_per_node = 0;        // 0: CPUs are not modelled (never a constraint)
   int memory_gib_per_node = 0;  // 0: host memory is not modelled
   int cpu_nodes = 0;            // CPU-only nodes, same CPUs and memory as a GPU node
+  int nodes_per_switch = 0;     // GPU nodes under one leaf switch (ids i*S..i*S+S-1); 0: not modelled
 };
 
 /// One node's part of an allocation.

@@ -93,6 +93,7 @@ struct JobStatus {
   Duration done{};              // work kept from interrupted attempts
   Duration attempt_work{};      // work done by the last closed attempt (conservation check)
 
+  std::uint16_t switch_groups = 0;  // most leaf-switch groups one attempt spanned (0: not modelled)
   std::uint32_t preemptions = 0;
   std::uint32_t failures = 0;
   std::int64_t held_gpu_ms = 0;      // GPU time held over all attempts (what the cluster lent)

@@ -3,11 +3,32 @@
 /// of that instant, the scheduler sees the settled state and starts what should start.
 /// A scheduler owns its queue, so its cost follows what the policy examines, not the whole queue.
 #include <optional>
+#include <set>
 
 #include "sim/model/cluster.hpp"
 #include "sim/model/job.hpp"
 
 namespace acmesim {
+
+/// A job holding resources now. `expected_end` is when it ends if nothing interrupts it (its
+/// attempt's start + restart overhead + remaining work): the true end, an oracle that srtf may
+/// use; schedulers that must not know it (backfill with estimates) use only the ids and status().
+struct RunningJob {
+  SimTime expected_end;
+  JobId job;
+  auto operator<=>(const RunningJob&) const = default;
+};
+/// Ordered by (expected end, id). The simulation inserts at start and erases at end or
+/// interruption: O(log n) each, n = running jobs.
+using RunningJobs = std::set<RunningJob>;
+
+/// Work `status` has done by `now`: kept from earlier attempts plus the current attempt's
+/// progress after its restart overhead. Attained GPU service is this times the job's GPUs.
+inline Duration work_done(const JobStatus& status, SimTime now) {
+  if (status.phase != JobPhase::Running) return status.done;
+  const Duration in_attempt = now - status.attempt_started - status.attempt_overhead;
+  return status.done + std::max(Duration{0}, in_attempt);
+}
 
 /// What a scheduler sees and may do during one pass. Lives only during select().
 class SchedulingPass {
@@ -26,6 +47,8 @@ public:
   virtual void preempt(JobId job, const Interruption& how) = 0;
   /// What the simulation has done to `job` so far (attempts, work kept, ...).
   virtual const JobStatus& status(JobId job) const = 0;
+  /// Every job holding resources now, by expected end (see RunningJob).
+  virtual const RunningJobs& running() const = 0;
   /// Asks for another pass at `at` (> now) even if nothing else happens then.
   virtual void wake_at(SimTime at) = 0;
   /// Reports that `job` could not start when the policy wanted it to (`replay` uses this).

@@ -47,8 +47,9 @@ TEST_CASE("an unknown top-level key is an error naming the valid keys and its pl
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
-  CHECK(error_of(kBase + "scheduler: fifoo\n") == "dir/x.yaml:3:12: scheduler: unknown policy 'fifoo' (known: fifo, "
-                                                  "replay)");
+  CHECK(error_of(kBase + "scheduler: fifoo\n") == "dir/x.yaml:3:12: scheduler: unknown policy 'fifoo' (known: acme, "
+                                                  "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
+                                                  "replay, sjf, srtf)");
 }
 
 TEST_CASE("a parameter no policy reads is an error") {
@@ -61,7 +62,7 @@ TEST_CASE("a cluster value of the wrong form names the key, the expectation and 
         "dir/x.yaml:2:18: cluster.nodes: expected a whole number >= 1, found 'lots'");
   CHECK(error_of("trace: t.csv\ncluster: {nodes: 2, gpus: 8}\n") ==
         "dir/x.yaml:2:21: unknown key 'cluster.gpus' (valid: nodes, gpus_per_node, cpus_per_node, "
-        "memory_gib_per_node, cpu_nodes)");
+        "memory_gib_per_node, cpu_nodes, nodes_per_switch)");
   CHECK(error_of("cluster: {nodes: 2}\n") ==
         "dir/x.yaml: trace: expected the path of an AcmeTrace CSV file (plain or .gz), found nothing");
 }

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "policies/catalog.hpp"
+#include "tests/support.hpp"
 
 using namespace acmesim;
 
@@ -85,4 +86,52 @@ TEST_CASE("CPU-only jobs take nothing when the cluster does not model CPUs") {
   const auto where = placement("spread")->place(c, Demand{1, 0, 32, 0});
   REQUIRE(where);
   CHECK(where->empty());
+}
+
+TEST_CASE("first-fit takes the lowest-numbered nodes with room, whatever their load") {
+  Cluster c{ClusterSpec{4, 8, 0, 0, 0}};
+  c.take(one(0, 7));  // 1 idle
+  c.take(one(2, 2));  // 6 idle
+  const auto small = placement("first-fit")->place(c, Demand{1, 1, 0, 0});
+  REQUIRE(small);
+  CHECK(nodes_of(*small) == std::vector<std::uint32_t>{0});
+  const auto mid = placement("first-fit")->place(c, Demand{1, 4, 0, 0});
+  REQUIRE(mid);
+  CHECK(nodes_of(*mid) == std::vector<std::uint32_t>{1});  // pack would choose node 2
+  const auto two = placement("first-fit")->place(c, Demand{2, 8, 0, 0});
+  REQUIRE(two);
+  CHECK(nodes_of(*two) == std::vector<std::uint32_t>{1, 2});
+}
+
+TEST_CASE("topology keeps a multi-node job under one leaf switch, in the tightest group that holds it") {
+  // Groups of 4 nodes: {0-3}, {4-7}, {8-11}. Group 0 has 3 idle nodes, group 1 has 2, group 2 has 4.
+  Cluster c{ClusterSpec{12, 8, 0, 0, 0, 4}};
+  c.take(one(0, 8));
+  c.take(one(4, 8));
+  c.take(one(5, 8));
+  const auto two = placement("topology")->place(c, Demand{2, 16, 0, 0});
+  REQUIRE(two);
+  CHECK(nodes_of(*two) == std::vector<std::uint32_t>{6, 7});  // pack would take 1 and 2
+  const auto four = placement("topology")->place(c, Demand{4, 32, 0, 0});
+  REQUIRE(four);
+  CHECK(nodes_of(*four) == std::vector<std::uint32_t>{8, 9, 10, 11});
+}
+
+TEST_CASE("topology spans as few leaf switches as it can when no group holds the job") {
+  Cluster c{ClusterSpec{8, 8, 0, 0, 0, 4}};
+  c.take(one(0, 8));  // group 0: 3 idle; group 1: 4 idle
+  c.take(one(1, 8));  // group 0: 2 idle
+  const auto five = placement("topology")->place(c, Demand{5, 40, 0, 0});
+  REQUIRE(five);
+  CHECK(nodes_of(*five) == std::vector<std::uint32_t>{4, 5, 6, 7, 2});
+}
+
+TEST_CASE("the simulation records how many leaf-switch groups each job spanned") {
+  // Groups of 2 nodes. j0 takes node 0; j1 (2 nodes) then spans groups under pack (nodes 1, 2)
+  // but not under topology (nodes 2, 3).
+  const auto jobs = acmesim::testing::make_jobs({{0, 8, 100}, {1, 16, 10}});
+  const ClusterSpec cluster{4, 8, 0, 0, 0, 2};
+  CHECK(acmesim::testing::run_policies(cluster, jobs, "fifo", "pack").jobs[1].switch_groups == 2);
+  CHECK(acmesim::testing::run_policies(cluster, jobs, "fifo", "topology").jobs[1].switch_groups == 1);
+  CHECK(acmesim::testing::run_policies(cluster, jobs, "fifo", "topology").jobs[0].switch_groups == 1);
 }

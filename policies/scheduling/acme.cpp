@@ -1,0 +1,223 @@
+#include <array>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "policies/factories.hpp"
+#include "policies/scheduling/queue_tools.hpp"
+
+namespace acmesim::policies {
+
+namespace {
+
+/// `acme`: the policy of the Acme clusters (acme-paper.md §1 [S-zh][S-en]: resource isolation
+/// with quota reservation for pretraining, best-effort jobs on spare capacity to raise
+/// utilisation, evaluation submitted in batches at low priority onto spare resources).
+///
+/// - Quota: each job type in `quota_gpus` (or `quota_share` of the cluster's GPUs, in whole
+///   nodes) has that many GPUs reserved. Its jobs wait in one FIFO and start, in order, while
+///   their type's in-quota GPUs plus theirs stay within the quota; the first that would exceed
+///   it waits for its type's jobs to end (Slurm's QOS GrpTRES limit). If the GPUs are taken by
+///   best-effort jobs, those are preempted until it fits. A job larger than its whole quota can
+///   never be in quota and runs best-effort.
+/// - Best-effort: every other job, in two FIFO classes, normal first, then the `low_priority`
+///   types (Eval); they start on any idle GPUs (unused quota included), with backfilling: each
+///   pass tries up to `max_job_test` of them in order and starts every one that fits. They are
+///   the victims when quota needs its GPUs back, low priority first, latest start first; a
+///   preempted job keeps its progress and pays `restart_overhead_s`.
+/// - While a quota job that is within its quota cannot be placed even after preemption
+///   (fragments, CPUs), best-effort jobs do not start, so its capacity is not handed out again.
+/// Nothing here singles out evaluation beyond its class: its long waits (§2.7) must come from
+/// the reservation and the priority order.
+/// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs),
+/// O(log q) per start, O(v) per v victims, O(max_job_test) look-ahead mostly answered by FitMemo.
+class Acme final : public Scheduler {
+public:
+  explicit Acme(const PolicyArgs& args)
+      // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; failure-data.md: 1-2 min to
+      // reload a 7B checkpoint. Our default: 60 s.
+      : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))},
+        // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
+        max_job_test_{args.get<int>("max_job_test", 500)},
+        where_{args.where()} {
+    share_.fill(0.0);
+    quota_.fill(-1);
+    // acme-paper.md §2.4 [R-fig]: pretraining is 69.5 % of Seren's GPU time (95.5 % of
+    // Kalos'); "most resources are reserved (quota) for pretraining" (§2.7). Default: 70 % of
+    // the GPUs, in whole nodes, for Pretrain; set quota_share: {Pretrain: 0.9} for Kalos.
+    bool any_quota = false;
+    if (const YAML::Node node = args.node("quota_gpus")) {
+      read_types(args, node, "quota_gpus", [&](JobType t, const YAML::Node& v) { quota_[index(t)] = v.as<int>(); });
+      any_quota = true;
+    }
+    if (const YAML::Node node = args.node("quota_share")) {
+      read_types(args, node, "quota_share", [&](JobType t, const YAML::Node& v) { share_[index(t)] = v.as<double>(); });
+      any_quota = true;
+    }
+    if (!any_quota) share_[index(JobType::Pretrain)] = 0.7;
+    low_.fill(false);
+    if (const YAML::Node node = args.node("low_priority")) {
+      if (!node.IsSequence()) bad("low_priority", "a list of job types", YAML::Dump(node));
+      for (const auto& item : node) low_[index(type_of(item.as<std::string>(), "low_priority"))] = true;
+    } else {
+      low_[index(JobType::Eval)] = true;  // acme-paper.md §1: evaluation at low priority
+    }
+  }
+
+  void enqueue(const JobSpec& job) override {
+    pending_.push_back(job.id);  // classified at the next pass, once the cluster size is known
+  }
+
+  void select(SchedulingPass& pass) override {
+    if (!resolved_) resolve(pass.cluster());
+    for (JobId id : pending_) classify(pass.job(id));
+    pending_.clear();
+    refresh_in_quota(pass);
+
+    bool quota_blocked = false;
+    while (!quota_queue_.empty()) {
+      const JobId head = quota_queue_.begin()->second;
+      const JobSpec& spec = pass.job(head);
+      const std::size_t t = index(spec.type);
+      if (used_[t] + spec.demand.gpus > quota_[t]) break;  // waits for its own type's jobs
+      auto where = pass.fit(head);
+      if (!where) where = preempt_for(pass, head);
+      if (!where) {
+        quota_blocked = true;
+        break;
+      }
+      pass.start(head, *where);
+      quota_queue_.erase(quota_queue_.begin());
+      in_quota_.push_back({head, pass.status(head).attempt});
+      used_[t] += spec.demand.gpus;
+    }
+    if (quota_blocked) return;
+
+    FitMemo memo;
+    int tested = 0;
+    for (int cls = 0; cls < 2; ++cls) {
+      auto& queue = best_effort_[static_cast<std::size_t>(cls)];
+      for (auto it = queue.begin(); it != queue.end() && tested < max_job_test_; ++tested) {
+        if (auto where = memo.fit(pass, it->second)) {
+          pass.start(it->second, *where);
+          victims_.add(pass, {cls == 0 ? 1 : 0, -pass.now().time_since_epoch().count()}, it->second);
+          it = queue.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+  }
+
+private:
+  using Key = std::pair<int, std::int64_t>;  // (0 = low priority first, -start ms: latest first)
+  static std::size_t index(JobType t) { return static_cast<std::size_t>(t); }
+
+  [[noreturn]] void bad(const std::string& key, const std::string& expected, const std::string& found) const {
+    throw InputError(fmt::format("{}: scheduler 'acme': key '{}': expected {}, found '{}'", where_, key, expected, found));
+  }
+  JobType type_of(const std::string& text, const std::string& key) const {
+    const auto t = parse_job_type(text);
+    if (!t) bad(key, "a job type (Pretrain, Eval, SFT, MLLM, Debug, Other)", text);
+    return *t;
+  }
+  template <class F>
+  void read_types(const PolicyArgs&, const YAML::Node& node, const std::string& key, F set) {
+    if (!node.IsMap()) bad(key, "a mapping of job type to a value", YAML::Dump(node));
+    for (const auto& entry : node) {
+      const JobType t = type_of(entry.first.as<std::string>(), key);
+      try {
+        set(t, entry.second);
+      } catch (const YAML::Exception&) {
+        bad(key, "a number", YAML::Dump(entry.second));
+      }
+    }
+  }
+
+  /// Turns quota shares into GPUs (whole nodes) once the cluster is known.
+  void resolve(const Cluster& cluster) {
+    resolved_ = true;
+    const int per_node = cluster.spec().gpus_per_node;
+    for (std::size_t t = 0; t < kJobTypeCount; ++t) {
+      if (quota_[t] < 0) quota_[t] = static_cast<int>(share_[t] * cluster.spec().gpu_nodes) * per_node;
+      if (quota_[t] > cluster.total_gpus()) quota_[t] = cluster.total_gpus();
+    }
+  }
+
+  void classify(const JobSpec& job) {
+    const std::size_t t = index(job.type);
+    const bool quota_job = quota_[t] > 0 && job.demand.gpus > 0 && job.demand.gpus <= quota_[t];
+    if (quota_job) quota_queue_.insert({job.submitted, job.id});
+    else best_effort_[low_[t] ? 1 : 0].insert({job.submitted, job.id});
+  }
+
+  void refresh_in_quota(const SchedulingPass& pass) {
+    for (auto it = in_quota_.begin(); it != in_quota_.end();) {
+      const JobStatus& s = pass.status(it->first);
+      if (s.phase == JobPhase::Running && s.attempt == it->second) {
+        ++it;
+        continue;
+      }
+      used_[index(pass.job(it->first).type)] -= pass.job(it->first).demand.gpus;
+      it = in_quota_.erase(it);
+    }
+  }
+
+  /// Preempts best-effort jobs until `head` fits; nullopt (and no preemption) if all of them
+  /// together do not hold enough GPUs.
+  std::optional<Allocation> preempt_for(SchedulingPass& pass, JobId head) {
+    const Demand& need = pass.job(head).demand;
+    const Cluster& cluster = pass.cluster();
+    int freeable = cluster.total_gpus() - cluster.allocated_gpus();
+    std::vector<JobId> victims;
+    auto& entries = victims_.entries();
+    for (auto it = entries.begin(); it != entries.end() && freeable < need.gpus;) {
+      if (!victims_.live(pass, *it)) {
+        it = entries.erase(it);
+        continue;
+      }
+      const int gpus = pass.job(it->job).demand.gpus;
+      if (gpus > 0) {
+        victims.push_back(it->job);
+        freeable += gpus;
+      }
+      ++it;
+    }
+    if (freeable < need.gpus) return std::nullopt;
+    // Enough GPUs in count; fragments may need more victims than the count says.
+    for (auto it = entries.begin(); it != entries.end();) {
+      if (!victims_.live(pass, *it) || pass.job(it->job).demand.gpus == 0) {
+        ++it;
+        continue;
+      }
+      const JobId v = it->job;
+      ++it;
+      pass.preempt(v, Interruption{InterruptCause::Preempted, Duration::max(), overhead_, Duration{0}});
+      if (auto where = pass.fit(head)) return where;
+    }
+    return std::nullopt;
+  }
+
+  Duration overhead_;
+  int max_job_test_;
+  std::string where_;
+  std::array<double, kJobTypeCount> share_{};
+  std::array<int, kJobTypeCount> quota_{};  // GPUs; -1 until resolved from share_
+  std::array<int, kJobTypeCount> used_{};   // GPUs held by in-quota jobs
+  std::array<bool, kJobTypeCount> low_{};
+  bool resolved_ = false;
+  std::vector<JobId> pending_;
+  std::set<std::pair<SimTime, JobId>> quota_queue_;
+  std::array<std::set<std::pair<SimTime, JobId>>, 2> best_effort_;  // normal, low priority
+  std::vector<std::pair<JobId, std::uint32_t>> in_quota_;            // running in quota (job, attempt)
+  TrackedRunning<Key> victims_;
+};
+
+}  // namespace
+
+std::unique_ptr<Scheduler> make_acme(const PolicyArgs& args) { return std::make_unique<Acme>(args); }
+
+}  // namespace acmesim::policies

@@ -1,0 +1,84 @@
+#pragma once
+/// Small pieces shared by the schedulers: a per-pass memo of demands that did not fit, and a
+/// scheduler's own ordered view of the jobs it started.
+#include <cstdint>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "sim/policy_api/scheduler.hpp"
+
+namespace acmesim::policies {
+
+/// Demands that did not fit during one pass. If a demand failed, any demand at least as large
+/// in every dimension (nodes, GPUs and CPUs per node, memory per node) fails too, whatever the
+/// placement (each placement finds a fit whenever one exists), so a look-ahead over a long
+/// queue skips most jobs in O(k) without asking the placement. k, the frontier of minimal
+/// failed demands, stays tiny in practice (demands are few distinct shapes); it is capped.
+/// Only valid while the cluster does not gain resources: clear() after any preemption.
+class FitMemo {
+public:
+  bool known_not_to_fit(const Demand& d) const {
+    for (const Demand& f : failed_) {
+      if (d.nodes >= f.nodes && d.gpus_per_node_max() >= f.gpus_per_node_max() &&
+          d.cpus_per_node_max() >= f.cpus_per_node_max() && d.mem_gib_per_node >= f.mem_gib_per_node &&
+          d.cpu_only() == f.cpu_only()) {
+        return true;
+      }
+    }
+    return false;
+  }
+  void add(const Demand& d) {
+    if (failed_.size() < kMax) failed_.push_back(d);
+  }
+  void clear() { failed_.clear(); }
+
+  /// fit() unless the memo already knows the answer.
+  std::optional<Allocation> fit(SchedulingPass& pass, JobId job) {
+    const Demand& d = pass.job(job).demand;
+    if (known_not_to_fit(d)) return std::nullopt;
+    auto where = pass.fit(job);
+    if (!where) add(d);
+    return where;
+  }
+
+private:
+  static constexpr std::size_t kMax = 16;  // our choice: bounds the memo's own cost per check
+  std::vector<Demand> failed_;
+};
+
+/// A scheduler's own ordered set of the jobs it started, keyed by what the policy needs
+/// (estimated end, priority class, ...). The scheduler is not told when a job ends, so stale
+/// entries (the job ended or was interrupted) are dropped when met (`live`) and by a sweep
+/// whenever the set holds twice as many entries as jobs running. Cost: O(log n) per insert
+/// and erase, amortized O(1) per job for the sweeps.
+template <class Key>
+class TrackedRunning {
+public:
+  struct Entry {
+    Key key;
+    JobId job;
+    std::uint32_t attempt;
+    auto operator<=>(const Entry&) const = default;
+  };
+  using Set = std::set<Entry>;
+
+  void add(const SchedulingPass& pass, Key key, JobId job) {
+    entries_.insert(Entry{key, job, pass.status(job).attempt});
+    if (entries_.size() > 2 * pass.running().size() + 64) sweep(pass);
+  }
+  /// True if `e`'s job is still running the attempt it was started for.
+  static bool live(const SchedulingPass& pass, const Entry& e) {
+    const JobStatus& s = pass.status(e.job);
+    return s.phase == JobPhase::Running && s.attempt == e.attempt;
+  }
+  void sweep(const SchedulingPass& pass) {
+    for (auto it = entries_.begin(); it != entries_.end();) it = live(pass, *it) ? std::next(it) : entries_.erase(it);
+  }
+  Set& entries() { return entries_; }
+
+private:
+  Set entries_;
+};
+
+}  // namespace acmesim::policies

@@ -1,0 +1,176 @@
+// Contracts every scheduler x placement in the catalog must keep, on one mid-size mixed trace,
+// and properties specific policies promise.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "policies/catalog.hpp"
+#include "sim/app/compare_command.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/simulation.hpp"
+#include "tests/support.hpp"
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+namespace {
+
+/// 600 jobs on a contended 8-node cluster: every type, 0-32 GPUs (multi-node ones whole
+/// nodes), some CPU-only, bursts of simultaneous submissions.
+std::vector<JobSpec> mixed_trace(std::uint64_t seed) {
+  Rng rng{seed, "test/mixed"};
+  boost::random::uniform_int_distribution<int> pick(0, 99);
+  boost::random::uniform_int_distribution<int> runtime(0, 3000);
+  boost::random::uniform_int_distribution<int> gap(0, 40);
+  std::vector<JobSpec> jobs;
+  std::int64_t t = 0;
+  for (std::uint32_t i = 0; i < 600; ++i) {
+    if (pick(rng) < 70) t += gap(rng);
+    JobSpec j;
+    j.id = JobId{i};
+    j.trace_id = fmt::format("j{}", i);  // not "j" + to_string: GCC 12 -Wrestrict false positive
+    j.user = UserId{static_cast<std::uint32_t>(pick(rng) % 7)};
+    const int p = pick(rng);
+    const int gpus = p < 10 ? 0 : p < 50 ? 1 : p < 65 ? 2 : p < 75 ? 4 : p < 88 ? 8 : p < 95 ? 16 : 32;
+    j.type = gpus >= 16 ? JobType::Pretrain : kJobTypes[static_cast<std::size_t>(pick(rng)) % kJobTypeCount];
+    j.demand = Demand{std::max(1, gpus / 8), gpus, gpus == 0 ? 8 : gpus * 16, 0};
+    j.submitted = SimTime{seconds(t)};
+    j.runtime = seconds(runtime(rng));
+    j.recorded_start = j.submitted;
+    j.source_line = i + 2;
+    jobs.push_back(j);
+  }
+  return jobs;
+}
+
+}  // namespace
+
+TEST_CASE("every scheduler under every placement keeps the run's contracts on a contended mixed trace") {
+  const Catalog catalog = builtin_catalog();
+  const auto jobs = mixed_trace(7);
+  const ClusterSpec cluster{8, 8, 128, 0, 0, 4};
+  for (const auto& s : catalog.schedulers.entries()) {
+    for (const auto& p : catalog.placements.entries()) {
+      INFO(s.name << " + " << p.name);
+      // run() throws if a node gives more than it has (double booking), if a job did not do
+      // exactly its work, or if GPU time held by jobs differs from what the cluster lent.
+      const RunResult r = run_policies(cluster, jobs, s.name, p.name);
+      std::int64_t held = 0;
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const JobStatus& st = r.jobs[i];
+        REQUIRE(st.phase == JobPhase::Ended);
+        CHECK(*st.started >= jobs[i].submitted);
+        CHECK(*st.ended - jobs[i].submitted >= jobs[i].runtime);  // JCT >= duration
+        CHECK(st.held_gpu_ms ==
+              std::int64_t{jobs[i].demand.gpus} * jobs[i].runtime.count() + st.lost_gpu_ms + st.overhead_gpu_ms);
+        if (st.preemptions == 0 && st.failures == 0) CHECK(*st.ended - *st.started == jobs[i].runtime);
+        if (!jobs[i].demand.cpu_only()) {
+          CHECK(st.switch_groups >= 1);
+          CHECK(st.switch_groups <= jobs[i].demand.nodes);
+        }
+        held += st.held_gpu_ms;
+      }
+      CHECK(held == r.allocated_gpu_ms);
+      CHECK(r.unstarted == 0);
+    }
+  }
+}
+
+TEST_CASE("sjf never has a larger mean JCT than fifo on a batch of equal-size jobs arriving at once") {
+  // With every job the same size, the cluster is a set of identical machines and shortest
+  // processing time first minimizes the mean completion time.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Rng rng{seed, "test/batch"};
+    boost::random::uniform_int_distribution<int> size(0, 4);
+    boost::random::uniform_int_distribution<int> runtime(1, 5000);
+    const int gpus = std::array{1, 2, 4, 8, 16}[static_cast<std::size_t>(size(rng))];
+    std::vector<JobLine> lines;
+    for (int i = 0; i < 30; ++i) lines.push_back({0, gpus, runtime(rng)});
+    const auto jobs = make_jobs(lines);
+    const auto mean_jct = [&](const std::string& scheduler) {
+      const RunResult r = run_policies(ClusterSpec{2, 8, 0, 0, 0}, jobs, scheduler, "pack");
+      const auto ends = end_seconds(r);
+      return std::accumulate(ends.begin(), ends.end(), std::int64_t{0});
+    };
+    INFO("seed " << seed << ", " << gpus << " GPUs per job");
+    CHECK(mean_jct("sjf") <= mean_jct("fifo"));
+  }
+}
+
+TEST_CASE("acme starts every pretraining job within its quota at once however busy best-effort jobs keep the cluster") {
+  // Four 8-GPU nodes, Pretrain quota 16 GPUs. Pretraining jobs of 2 whole nodes arrive every
+  // 100 s and run 90 s, so they never need more than the quota; 300 best-effort jobs of 1-8
+  // GPUs keep the cluster saturated. Every pretraining job must start at its submission.
+  Rng rng{3, "test/acme"};
+  boost::random::uniform_int_distribution<int> gpus(1, 8);
+  boost::random::uniform_int_distribution<int> runtime(10, 400);
+  boost::random::uniform_int_distribution<int> type(0, 3);
+  std::vector<JobSpec> jobs;
+  for (std::uint32_t i = 0; i < 330; ++i) {
+    JobSpec j;
+    j.id = JobId{i};
+    j.trace_id = fmt::format("j{}", i);  // not "j" + to_string: GCC 12 -Wrestrict false positive
+    j.source_line = i + 2;
+    if (i % 11 == 10) {
+      j.type = JobType::Pretrain;
+      j.demand = Demand{2, 16, 256, 0};
+      j.submitted = SimTime{seconds(100 * (i / 11))};
+      j.runtime = seconds(90);
+    } else {
+      j.type = std::array{JobType::Eval, JobType::Sft, JobType::Other, JobType::Debug}[static_cast<std::size_t>(type(rng))];
+      const int g = gpus(rng);
+      j.demand = Demand{1, g, g * 16, 0};
+      j.submitted = SimTime{seconds(100 * (i / 11) + static_cast<int>(i % 11))};
+      j.runtime = seconds(runtime(rng));
+    }
+    jobs.push_back(j);
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) { return a.submitted < b.submitted; });
+  for (std::uint32_t i = 0; i < jobs.size(); ++i) jobs[i].id = JobId{i};
+  for (const std::string placement : {"pack", "spread", "first-fit", "topology"}) {
+    INFO(placement);
+    const RunResult r = run_yaml(ClusterSpec{4, 8, 128, 0, 0, 2}, jobs,
+                                 "{name: acme, quota_gpus: {Pretrain: 16}}", placement);
+    std::uint64_t preempted = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (jobs[i].type == JobType::Pretrain) {
+        CHECK(*r.jobs[i].started == jobs[i].submitted);
+        CHECK(r.jobs[i].preemptions == 0);
+      }
+      preempted += r.jobs[i].preemptions;
+    }
+    CHECK(preempted > 0);  // the cluster was busy: quota was taken back from best-effort jobs
+  }
+}
+
+TEST_CASE("compare gives every variant the numbers of a separate run, whatever the thread count") {
+  Scenario scenario;
+  scenario.name = "t";
+  scenario.cluster = ClusterSpec{8, 8, 128, 0, 0, 4};
+  scenario.scheduler = PolicyArgs::named("scheduler", "fifo");
+  scenario.placement = PolicyArgs::named("placement", "pack");
+  Trace trace;
+  trace.jobs = mixed_trace(11);
+  const std::vector<CompareVariant> variants{
+      {"fifo", "pack"}, {"sjf", "pack"}, {"las", "topology"}, {"acme", "first-fit"}, {"easy-backfill", "spread"}};
+  const Catalog catalog = builtin_catalog();
+  const auto one = run_variants(scenario, trace, catalog, variants, 1);
+  const auto three = run_variants(scenario, trace, catalog, variants, 3);
+  CHECK(compare_csv(one) == compare_csv(three));
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    INFO(variants[i].scheduler << " + " << variants[i].placement);
+    const RunResult alone = run_policies(scenario.cluster, trace.jobs, variants[i].scheduler, variants[i].placement);
+    const RunSummary s = summarize(trace.jobs, alone, 64);
+    CHECK(three[i].variant.scheduler == variants[i].scheduler);
+    CHECK(three[i].fingerprint == alone.fingerprint);
+    CHECK(three[i].summary.overall.jct.mean == s.overall.jct.mean);
+    CHECK(three[i].summary.overall.queue.p99 == s.overall.queue.p99);
+    CHECK(three[i].summary.overall.preemptions == s.overall.preemptions);
+    CHECK(three[i].summary.makespan_s == s.makespan_s);
+  }
+  CHECK(compare_csv(one).rfind("scheduler,placement,type,jobs,queue_mean_s", 0) == 0);
+}

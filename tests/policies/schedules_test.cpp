@@ -1,0 +1,136 @@
+// Hand-computed schedules, one or more per scheduler. Times in seconds; one 8-GPU node unless
+// said otherwise. Each comment derives the expected starts.
+#include <catch2/catch.hpp>
+
+#include "policies/catalog.hpp"
+#include "sim/simulation.hpp"
+#include "tests/support.hpp"
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+namespace {
+const ClusterSpec kOneNode{1, 8, 0, 0, 0};
+}
+
+TEST_CASE("sjf starts the shortest queued job first once the node frees") {
+  // a runs 0-100; at 100 the queue holds b (50 s), c (30 s), d (10 s): d 100-110, c 110-140, b 140-190.
+  const auto jobs = make_jobs({{0, 8, 100}, {10, 8, 50}, {20, 8, 30}, {30, 8, 10}});
+  const RunResult r = run_policies(kOneNode, jobs, "sjf", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 140, 110, 100});
+}
+
+TEST_CASE("srtf preempts a longer job, which resumes with its restart overhead") {
+  // a (100 s) runs 0-10; b (20 s) preempts it (a has 90 s left) and runs 10-30. a restarts at 30:
+  // 60 s overhead then 90 s of work, due at 180. c (50 s) arrives at 40 while a is still paying
+  // its overhead (due in 140 s > 50): a is preempted again with nothing gained, c runs 40-90, a
+  // restarts at 90 and ends at 90 + 60 + 90 = 240.
+  const auto jobs = make_jobs({{0, 8, 100}, {10, 8, 20}, {40, 8, 50}});
+  const RunResult r = run_policies(kOneNode, jobs, "srtf", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 10, 40});
+  CHECK(end_seconds(r) == std::vector<std::int64_t>{240, 30, 90});
+  CHECK(r.jobs[0].preemptions == 2);
+  CHECK(r.jobs[0].overhead_gpu_ms == 8 * (10'000 + 60'000));
+  CHECK(r.jobs[0].lost_gpu_ms == 0);
+}
+
+TEST_CASE("qssf orders by GPUs times the duration predicted from jobs that had ended") {
+  // j0 (user A, 8 GPUs, 50 s) runs 0-50 and teaches the predictor 50 s. j1 (A, 8 GPUs, 200 s)
+  // runs 60-260. j2 (user B, 8 GPUs, 10 s) at 100: B has no history, type Other has 50 s:
+  // service 8 x 50. j3 (A, 4 GPUs, 500 s) at 110: A's history says 50 s: service 4 x 50, first.
+  // At 260 j3 starts (ends 760); j2 needs the whole node and starts at 760.
+  auto jobs = make_jobs({{0, 8, 50}, {60, 8, 200}, {100, 8, 10}, {110, 4, 500}});
+  jobs[2].user = UserId{1};
+  const RunResult r = run_policies(kOneNode, jobs, "qssf", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 60, 760, 260});
+}
+
+TEST_CASE("las demotes a job past its threshold and lets a new job preempt it") {
+  // Threshold 800 GPU-s = 100 s on 8 GPUs, no restart overhead. j0 (300 s) runs from 0 and drops
+  // to queue 1 at 100. j1 (100 s) waits from 50 (same queue as j0 then), preempts j0 at 100 and
+  // runs 100-200. j2 (10 s) at 150 is in queue 0 like j1: it waits, then goes before j0:
+  // 200-210. j0 resumes at 210 with 200 s left: ends 410.
+  const auto jobs = make_jobs({{0, 8, 300}, {50, 8, 100}, {150, 8, 10}});
+  const RunResult r = run_yaml(kOneNode, jobs, "{name: las, thresholds_gpu_s: [800], restart_overhead_s: 0}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 200});
+  CHECK(end_seconds(r) == std::vector<std::int64_t>{410, 200, 210});
+  CHECK(r.jobs[0].preemptions == 1);
+}
+
+namespace {
+// j0 4 GPUs 0-100. j1 (6 GPUs, 100 s) is blocked: shadow 100, 2 extra GPUs. j2 (8 GPUs, 50 s)
+// does not fit before 200. j3 (2 GPUs, 300 s) fits now.
+std::vector<JobSpec> backfill_jobs() { return make_jobs({{0, 4, 100}, {10, 6, 100}, {20, 8, 50}, {30, 2, 300}}); }
+}  // namespace
+
+TEST_CASE("easy-backfill lets a job use the head's extra GPUs even if it delays a later job") {
+  // j3 uses the 2 extra GPUs at 30 (it does not delay j1). j1 100-200. j2 needs all 8: it waits
+  // for j3 (estimated end 330): 330-380.
+  const RunResult r = run_policies(kOneNode, backfill_jobs(), "easy-backfill", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 330, 30});
+}
+
+TEST_CASE("easy-backfill does not start a job that would end after the shadow time") {
+  // j1 (8 GPUs) blocked: shadow 100, no extra. j2 (4 GPUs, 120 s) would end at 140: waits.
+  // j3 (4 GPUs, 70 s) ends at 100: backfilled at 30. j1 100-150, j2 150-270.
+  const auto jobs = make_jobs({{0, 4, 100}, {10, 8, 50}, {20, 4, 120}, {30, 4, 70}});
+  const RunResult r = run_policies(kOneNode, jobs, "easy-backfill", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 150, 30});
+}
+
+TEST_CASE("conservative-backfill protects every reservation, not only the first") {
+  // Plan at 30: j1 [100,200) 6 GPUs, j2 [200,250) 8 GPUs. j3 (2 GPUs, 300 s) would overlap j2's
+  // reservation whenever it starts before 250: it starts at 250.
+  const RunResult r = run_policies(kOneNode, backfill_jobs(), "conservative-backfill", "pack");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 200, 250});
+}
+
+TEST_CASE("backfilling plans with the configured runtime estimate") {
+  // Same jobs as above. Factor 2: the shadow is j0's estimated end, 200; j3 (70 s, estimated
+  // 140) ends by estimate at 170 <= 200: backfilled at 30; j2 (estimated 240) would end at 260:
+  // waits. The schedule is the exact one.
+  const auto jobs = make_jobs({{0, 4, 100}, {10, 8, 50}, {20, 4, 120}, {30, 4, 70}});
+  const RunResult r = run_yaml(kOneNode, jobs, "{name: easy-backfill, estimate: factor, overestimate_factor: 2}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 150, 30});
+  // A 1000 s limit for every Other job: shadow 1000, and no job ends by estimate before it:
+  // nothing is backfilled; j2 and j3 both start when j1 ends at 150.
+  const RunResult limited =
+      run_yaml(kOneNode, jobs, "{name: easy-backfill, estimate: type_limit, type_limits_s: {Other: 1000}}");
+  CHECK(start_seconds(limited) == std::vector<std::int64_t>{0, 100, 150, 150});
+}
+
+TEST_CASE("fair-share serves the user with the least decayed usage first") {
+  // User A's j0 holds the node 0-100 and is charged every 10 s. At 100 A's j1 and B's j2 wait;
+  // B has used nothing: j2 100-110, then j1 110-120 (fifo would run j1 first).
+  auto jobs = make_jobs({{0, 8, 100}, {5, 8, 10}, {6, 8, 10}});
+  jobs[2].user = UserId{1};
+  const RunResult r = run_yaml(kOneNode, jobs, "{name: fair-share, recalc_period_s: 10}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 110, 100});
+}
+
+TEST_CASE("acme preempts low-priority evaluation first to give pretraining its quota") {
+  // Two 8-GPU nodes, Pretrain quota 8 GPUs, no restart overhead. Eval j0 and Other j1 fill the
+  // cluster at 0. Pretrain j2 at 10 is within quota: j0 (low priority) is preempted, j2 runs
+  // 10-60. At 60 the SFT j3 (normal best-effort) goes before the evaluation: 60-70; j0 resumes
+  // at 70 with 90 s left: ends 160.
+  auto jobs = make_jobs({{0, 8, 100}, {0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
+  jobs[0].type = JobType::Eval;
+  jobs[2].type = JobType::Pretrain;
+  jobs[3].type = JobType::Sft;
+  const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs,
+                               "{name: acme, quota_gpus: {Pretrain: 8}, restart_overhead_s: 0}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 10, 60});
+  CHECK(end_seconds(r) == std::vector<std::int64_t>{160, 100, 60, 70});
+  CHECK(r.jobs[0].preemptions == 1);
+  CHECK(r.jobs[1].preemptions == 0);
+}
+
+TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type") {
+  // Quota 8 GPUs: j0 (Pretrain, 8) runs 0-100; j1 (Pretrain, 8) at 10 would exceed the quota, so
+  // it waits for j0 although the second node is idle; the Other job j2 at 20 starts at once.
+  auto jobs = make_jobs({{0, 8, 100}, {10, 8, 10}, {20, 8, 10}});
+  jobs[0].type = JobType::Pretrain;
+  jobs[1].type = JobType::Pretrain;
+  const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 8}}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 20});
+}
