@@ -171,7 +171,7 @@ private:
   std::optional<Allocation> preempt_for(SchedulingPass& pass, JobId head) {
     const Demand& need = pass.job(head).demand;
     const Cluster& cluster = pass.cluster();
-    int freeable = cluster.total_gpus() - cluster.allocated_gpus();
+    int freeable = cluster.idle_gpus();
     std::vector<JobId> victims;
     auto& entries = victims_.entries();
     for (auto it = entries.begin(); it != entries.end() && freeable < need.gpus;) {

@@ -113,7 +113,7 @@ private:
   void build_profile(SchedulingPass& pass) {
     profile_.clear();
     const Cluster& cluster = pass.cluster();
-    profile_.push_back({pass.now(), cluster.total_gpus() - cluster.allocated_gpus()});
+    profile_.push_back({pass.now(), cluster.idle_gpus()});
     auto& entries = running_.entries();
     for (auto it = entries.begin(); it != entries.end();) {
       if (!running_.live(pass, *it)) {

@@ -67,7 +67,7 @@ private:
   /// (shadow time, extra GPUs) for a head needing `need` GPUs, from estimated ends.
   std::pair<SimTime, int> reservation(SchedulingPass& pass, int need) {
     const Cluster& cluster = pass.cluster();
-    int free = cluster.total_gpus() - cluster.allocated_gpus();
+    int free = cluster.idle_gpus();
     // A CPU-only head waits for CPUs, which this GPU plan does not track: only jobs that use
     // no GPUs may pass it (extra = 0). A head blocked by fragments, not by the GPU count,
     // leaves the GPUs beyond its own as extra.

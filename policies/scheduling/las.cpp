@@ -116,7 +116,7 @@ private:
     const Demand& need = pass.job(head).demand;
     if (need.cpu_only()) return false;
     const Cluster& cluster = pass.cluster();
-    int freeable = cluster.total_gpus() - cluster.allocated_gpus();
+    int freeable = cluster.idle_gpus();
     std::vector<JobId> victims;
     auto& entries = running_.entries();
     for (auto it = entries.begin(); it != entries.end() && freeable < need.gpus;) {

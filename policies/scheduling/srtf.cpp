@@ -44,7 +44,7 @@ private:
     const Demand& need = pass.job(head).demand;
     if (need.cpu_only()) return false;
     const Cluster& cluster = pass.cluster();
-    int freeable = cluster.total_gpus() - cluster.allocated_gpus();
+    int freeable = cluster.idle_gpus();
     std::vector<JobId> victims;
     int walked = 0;
     for (auto it = pass.running().rbegin(); it != pass.running().rend() && walked < kMaxWalk; ++it, ++walked) {

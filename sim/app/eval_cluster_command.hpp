@@ -4,7 +4,7 @@
 /// checkpoints are evaluated; each evaluation policy gets its own run of the same workload.
 ///
 ///   scenario: ../default.yaml          # cluster, trace, scheduler, placement (relative to this file)
-///   set: [trace=../../traces/sample_seren_week.csv]   # --set style overrides, paths relative to this file
+///   set: [scheduler=acme]              # optional --set style overrides, paths relative to this file
 ///   suite: opencompass63.yaml          # relative to this file
 ///   model_gb: 14.6
 ///   checkpoint_interval_h: 4

@@ -64,6 +64,7 @@ std::optional<std::string> Cluster::never_fits(const Demand& d) const {
 void Cluster::unindex(NodeId id) {
   const Node& n = nodes_[id.value()];
   if (!n.up) return;
+  idle_gpus_up_ -= n.idle_gpus;
   if (n.has_gpus) by_idle_gpus_[static_cast<std::size_t>(n.idle_gpus)].erase(id);
   by_idle_cpus_[n.has_gpus ? 0 : 1].erase({n.idle_cpus, id});
 }
@@ -71,6 +72,7 @@ void Cluster::unindex(NodeId id) {
 void Cluster::index(NodeId id) {
   const Node& n = nodes_[id.value()];
   if (!n.up) return;
+  idle_gpus_up_ += n.idle_gpus;
   if (n.has_gpus) by_idle_gpus_[static_cast<std::size_t>(n.idle_gpus)].insert(id);
   by_idle_cpus_[n.has_gpus ? 0 : 1].insert({n.idle_cpus, id});
 }

@@ -62,6 +62,9 @@ public:
   const Node& node(NodeId id) const { return nodes_[id.value()]; }
   int total_gpus() const { return spec_.gpu_nodes * spec_.gpus_per_node; }
   int allocated_gpus() const { return allocated_gpus_; }
+  /// Idle GPUs on nodes that are up: what a scheduler can hand out now. Unlike
+  /// total_gpus() - allocated_gpus() it leaves out the idle GPUs of failed nodes. O(1).
+  int idle_gpus() const { return idle_gpus_up_; }
   int allocated_cpus() const { return allocated_cpus_; }
   bool cpus_modelled() const { return spec_.cpus_per_node > 0; }
   bool memory_modelled() const { return spec_.memory_gib_per_node > 0; }
@@ -93,6 +96,7 @@ private:
   std::array<CpuIndex, 2> by_idle_cpus_;        // per NodeKind
   int allocated_gpus_ = 0;
   int allocated_cpus_ = 0;
+  int idle_gpus_up_ = 0;  // kept by index()/unindex(), which bracket every change of a node
 };
 
 }  // namespace acmesim

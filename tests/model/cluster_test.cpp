@@ -68,6 +68,20 @@ TEST_CASE("a down node is in no index and has no room; it comes back as it was")
   CHECK(c.gpu_nodes_with_idle(6) == std::set<NodeId>{NodeId{1}});
 }
 
+TEST_CASE("the idle GPUs a scheduler can use leave out those of down nodes, also across take and give_back") {
+  Cluster c{ClusterSpec{3, 8, 0, 0, 0}};
+  CHECK(c.idle_gpus() == 24);
+  c.take(one(1, 2));
+  CHECK(c.idle_gpus() == 22);
+  c.set_up(NodeId{1}, false);
+  CHECK(c.idle_gpus() == 16);  // node 1's 6 idle GPUs are gone with it
+  c.give_back(one(1, 2));      // its job is killed while it is down
+  CHECK(c.idle_gpus() == 16);
+  CHECK(c.allocated_gpus() == 0);
+  c.set_up(NodeId{1}, true);
+  CHECK(c.idle_gpus() == 24);
+}
+
 TEST_CASE("a demand that cannot fit even an empty cluster is explained") {
   const Cluster c{ClusterSpec{4, 8, 128, 1000, 0}};
   CHECK(c.never_fits(Demand{5, 40, 0, 0}) == "it asks for 5 GPU nodes; the cluster has 4");
