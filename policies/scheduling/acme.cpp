@@ -42,6 +42,9 @@ public:
       : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
         max_job_test_{args.get<int>("max_job_test", 500)},
+        // false: a quota job waits for best-effort jobs to end instead of preempting them
+        // (the generator uses it so every recorded job runs once, end = start + duration).
+        preemption_{args.get<bool>("preemption", true)},
         where_{args.where()} {
     share_.fill(0.0);
     quota_.fill(-1);
@@ -84,7 +87,7 @@ public:
       const std::size_t t = index(spec.type);
       if (used_[t] + spec.demand.gpus > quota_[t]) break;  // waits for its own type's jobs
       auto where = pass.fit(head);
-      if (!where) where = preempt_for(pass, head);
+      if (!where && preemption_) where = preempt_for(pass, head);
       if (!where) {
         quota_blocked = true;
         break;
@@ -203,6 +206,7 @@ private:
 
   Duration overhead_;
   int max_job_test_;
+  bool preemption_;
   std::string where_;
   std::array<double, kJobTypeCount> share_{};
   std::array<int, kJobTypeCount> quota_{};  // GPUs; -1 until resolved from share_

@@ -259,7 +259,8 @@ ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile
     }
   }
   Simulation sim{profile.cluster, simulated,
-                 catalog.schedulers.make(PolicyArgs::named("scheduler", profile.scheduler, seed)),
+                 catalog.schedulers.make(PolicyArgs{"scheduler", profile.scheduler, profile.scheduler_params,
+                                                    profile.scheduler_where, seed}),
                  catalog.placements.make(PolicyArgs::named("placement", profile.placement, seed))};
   ScheduleReport report{sim.run()};
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {

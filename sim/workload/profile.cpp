@@ -215,7 +215,17 @@ WorkloadProfile parse(const std::string& file, const YAML::Node& root) {
     p.cluster.memory_gib_per_node = r.integer(cluster["memory_gib_per_node"], "cluster.memory_gib_per_node", 0);
   }
   if (cluster["cpu_nodes"]) p.cluster.cpu_nodes = r.integer(cluster["cpu_nodes"], "cluster.cpu_nodes", 0);
-  if (root["scheduler"]) p.scheduler = r.text(root["scheduler"], "scheduler");
+  if (const YAML::Node s = root["scheduler"]) {
+    // A name, or {name: ..., parameters} as in a scenario (docs/usage.md).
+    p.scheduler_where = r.where(s);
+    if (s.IsMap()) {
+      if (!s["name"]) r.fail("scheduler", s, "a policy name, or a mapping with 'name' and the policy's parameters");
+      p.scheduler = r.text(s["name"], "scheduler.name");
+      p.scheduler_params = s;
+    } else {
+      p.scheduler = r.text(s, "scheduler");
+    }
+  }
   if (root["placement"]) p.placement = r.text(root["placement"], "placement");
   if (root["launch_latency_s"]) p.launch_latency = r.cdf(root["launch_latency_s"], "launch_latency_s");
   p.max_duration_s = r.number(r.need(root, "max_duration_s", "max_duration_s"), "max_duration_s", 1);

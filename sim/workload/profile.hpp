@@ -1,4 +1,6 @@
 #pragma once
+
+#include <yaml-cpp/yaml.h>
 /// A workload profile: every parameter of the Acme-style generator (docs/workload.md), read
 /// strictly from YAML (configs/profiles/*.yaml). Unknown keys and malformed values are
 /// InputErrors naming file:line:col, the key, what was expected and what was found.
@@ -55,6 +57,8 @@ struct WorkloadProfile {
   double cpu_job_share = 0;         // of all jobs
   ClusterSpec cluster;
   std::string scheduler = "fifo";
+  YAML::Node scheduler_params{YAML::NodeType::Map};  // `scheduler: {name: acme, ...}`: its parameters
+  std::string scheduler_where = "<built-in>";          // file:line:col of the block, for messages
   std::string placement = "pack";
   PointCdf launch_latency;          // seconds; empty: none (Slurm)
   double max_duration_s = 0;        // cap; a failed job reaching it ends TIMEOUT

@@ -125,6 +125,22 @@ TEST_CASE("acme preempts low-priority evaluation first to give pretraining its q
   CHECK(r.jobs[1].preemptions == 0);
 }
 
+TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs and holds back new ones") {
+  // The jobs of the preemption case above with preemption: false. Pretrain j2 at 10 is within
+  // quota but both nodes are busy until 100, and while it waits no best-effort job starts, so
+  // the SFT j3 at 20 waits too (it would fit nowhere anyway). At 100 both nodes free up: j2 runs
+  // 100-150, j3 100-110; nobody is preempted.
+  auto jobs = make_jobs({{0, 8, 100}, {0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
+  jobs[0].type = JobType::Eval;
+  jobs[2].type = JobType::Pretrain;
+  jobs[3].type = JobType::Sft;
+  const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs,
+                               "{name: acme, quota_gpus: {Pretrain: 8}, preemption: false}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 100, 100});
+  CHECK(end_seconds(r) == std::vector<std::int64_t>{100, 100, 150, 110});
+  for (const auto& j : r.jobs) CHECK(j.preemptions == 0);
+}
+
 TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type") {
   // Quota 8 GPUs: j0 (Pretrain, 8) runs 0-100; j1 (Pretrain, 8) at 10 would exceed the quota, so
   // it waits for j0 although the second node is idle; the Other job j2 at 20 starts at once.

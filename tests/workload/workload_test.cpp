@@ -207,6 +207,25 @@ TEST_CASE("a seeded 50K-job Seren generation stays within the paper's tolerances
   }
 }
 
+TEST_CASE("a profile can record the schedule of a scheduler with parameters, and a wrong parameter is an error") {
+  std::string text = slurp(kSource + "/configs/profiles/seren.yaml");
+  const auto line = text.find("\nscheduler:") + 1;
+  const auto eol = text.find('\n', line);
+  const auto with = [&](const std::string& scheduler) {
+    return text.substr(0, line) + "scheduler: " + scheduler + text.substr(eol);
+  };
+  const WorkloadProfile p =
+      parse_profile("p.yaml", with("{name: acme, quota_share: {Pretrain: 0.7}, preemption: false}"));
+  CHECK(p.scheduler == "acme");
+  Trace trace = generate_submissions(p, SynthOptions{std::nullopt, 3000, 1.0, 4});
+  const ScheduleReport report = schedule_submissions(trace, p, builtin_catalog(), 4);
+  for (const JobStatus& s : report.result.jobs) CHECK(s.preemptions == 0);  // one start per recorded job
+  const WorkloadProfile typo = parse_profile("p.yaml", with("{name: acme, preemptoin: false}"));
+  Trace again = generate_submissions(typo, SynthOptions{std::nullopt, 100, 1.0, 4});
+  CHECK_THROWS_WITH(schedule_submissions(again, typo, builtin_catalog(), 4),
+                    Catch::Contains("p.yaml:") && Catch::Contains("unknown key 'preemptoin'"));
+}
+
 TEST_CASE("a profile or reference with an unknown key is an error naming file, line and column") {
   const std::string good = slurp(kSource + "/configs/profiles/seren.yaml");
   CHECK_NOTHROW(parse_profile("p.yaml", good));
