@@ -19,7 +19,6 @@ using namespace acmesim::testing;
 
 namespace {
 
-const std::string kSource = ACMESIM_SOURCE_DIR;
 
 PolicyArgs args(const std::string& slot, const std::string& name, const std::string& yaml = "{}") {
   return PolicyArgs{slot, name, YAML::Load(yaml), "<built-in>", 1};

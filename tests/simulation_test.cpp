@@ -16,14 +16,7 @@ using namespace acmesim::testing;
 
 namespace {
 
-const std::string kSource = ACMESIM_SOURCE_DIR;
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Outputs {
   std::string jobs, timeline, summary;

@@ -1,6 +1,9 @@
 #pragma once
 // Small builders shared by the tests.
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,6 +13,17 @@
 #include "sim/simulation.hpp"
 
 namespace acmesim::testing {
+
+/// The source tree, for the bundled configs and traces.
+inline const std::string kSource = ACMESIM_SOURCE_DIR;
+
+/// The whole file as bytes ("" if it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 struct JobLine {
   std::int64_t submit_s;

@@ -175,22 +175,10 @@ private:
     const Demand& need = pass.job(head).demand;
     const Cluster& cluster = pass.cluster();
     int freeable = cluster.idle_gpus();
-    std::vector<JobId> victims;
-    auto& entries = victims_.entries();
-    for (auto it = entries.begin(); it != entries.end() && freeable < need.gpus;) {
-      if (!victims_.live(pass, *it)) {
-        it = entries.erase(it);
-        continue;
-      }
-      const int gpus = pass.job(it->job).demand.gpus;
-      if (gpus > 0) {
-        victims.push_back(it->job);
-        freeable += gpus;
-      }
-      ++it;
-    }
+    // Only counts what preemption could free: fragments may need more victims than the count.
+    victims_.victims_until(pass, need.gpus, freeable, [](const auto&) { return false; });
     if (freeable < need.gpus) return std::nullopt;
-    // Enough GPUs in count; fragments may need more victims than the count says.
+    auto& entries = victims_.entries();
     for (auto it = entries.begin(); it != entries.end();) {
       if (!victims_.live(pass, *it) || pass.job(it->job).demand.gpus == 0) {
         ++it;

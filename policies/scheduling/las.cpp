@@ -117,21 +117,9 @@ private:
     if (need.cpu_only()) return false;
     const Cluster& cluster = pass.cluster();
     int freeable = cluster.idle_gpus();
-    std::vector<JobId> victims;
-    auto& entries = running_.entries();
-    for (auto it = entries.begin(); it != entries.end() && freeable < need.gpus;) {
-      if (-it->key.first <= head_level) break;  // only strictly lower-priority queues
-      if (!running_.live(pass, *it)) {
-        it = entries.erase(it);
-        continue;
-      }
-      const int gpus = pass.job(it->job).demand.gpus;
-      if (gpus > 0) {
-        victims.push_back(it->job);
-        freeable += gpus;
-      }
-      ++it;
-    }
+    // Only strictly lower-priority queues.
+    const std::vector<JobId> victims = running_.victims_until(
+        pass, need.gpus, freeable, [&](const auto& e) { return -e.key.first <= head_level; });
     if (freeable < need.gpus) return false;
     for (JobId v : victims) {
       pass.preempt(v, Interruption{InterruptCause::Preempted, Duration::max(), overhead_, Duration{0}});

@@ -77,6 +77,28 @@ public:
   }
   Set& entries() { return entries_; }
 
+  /// Preemption candidates: live GPU jobs in key order until `freeable` (idle GPUs plus those of
+  /// the jobs taken so far) reaches `need`, or `stop(entry)` says this and every later entry is
+  /// off limits. Stale entries met are dropped. O(entries walked).
+  template <class Stop>
+  std::vector<JobId> victims_until(const SchedulingPass& pass, int need, int& freeable, Stop stop) {
+    std::vector<JobId> victims;
+    for (auto it = entries_.begin(); it != entries_.end() && freeable < need;) {
+      if (stop(*it)) break;
+      if (!live(pass, *it)) {
+        it = entries_.erase(it);
+        continue;
+      }
+      const int gpus = pass.job(it->job).demand.gpus;
+      if (gpus > 0) {
+        victims.push_back(it->job);
+        freeable += gpus;
+      }
+      ++it;
+    }
+    return victims;
+  }
+
 private:
   Set entries_;
 };

@@ -13,19 +13,14 @@
 #include "sim/workload/generator.hpp"
 #include "sim/workload/profile.hpp"
 #include "sim/workload/trace_stats.hpp"
+#include "tests/support.hpp"
 
 using namespace acmesim;
+using namespace acmesim::testing;
 
 namespace {
 
-const std::string kSource = ACMESIM_SOURCE_DIR;
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 WorkloadProfile profile(const std::string& name) { return load_profile(kSource + "/configs/profiles/" + name + ".yaml"); }
 
