@@ -18,62 +18,155 @@ namespace {
 /// takes the earliest slot where its GPUs are free for its estimated runtime, starting now if
 /// the slot begins now and the placement finds it nodes. Like `easy-backfill`, the plan counts
 /// GPUs, not nodes. Jobs beyond the window wait for a later pass.
-/// Cost of a pass after something ended or started: O(r) to build the profile (r = running
-/// jobs), then O(p) per examined job (p = profile steps, r + 2 x reservations). A pass where
-/// only new jobs joined the tail keeps the plan and places just them: O(new jobs x p).
+///
+/// The plan is kept while the cluster does what it predicted: jobs end exactly at their
+/// estimated ends (the `exact` estimate), no other job leaves, no node fails or returns, and
+/// no job is requeued ahead of the tail. A pass then starts the jobs reserved for now, checks
+/// that the jobs blocked by fragments still do not fit, and plans only the jobs that entered
+/// the window; it gives exactly the schedule a plan from scratch would (a reservation never
+/// moves when time reaches an estimated end; tested against the from-scratch plan). Anything
+/// else rebuilds the plan.
+/// Cost of a pass that keeps the plan: O(d log r) for the d jobs that ended, O(w) over the
+/// w <= max_job_test planned jobs, O(p) per newly planned job. Of a rebuild: O(r) for the
+/// profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2 x
+/// reservations).
 class ConservativeBackfill final : public Scheduler {
 public:
   explicit ConservativeBackfill(const PolicyArgs& args)
       : estimate_{args},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
-        max_job_test_{args.get<int>("max_job_test", 500)} {}
+        max_job_test_{args.get<int>("max_job_test", 500)},
+        // false: plan from scratch at every pass (slow; the reference the kept plan is tested
+        // against).
+        keep_plan_{args.get<bool>("keep_plan", true)} {}
 
   void enqueue(const JobSpec& job) override {
-    const std::pair<SimTime, JobId> key{job.submitted, job.id};
+    const Key key{job.submitted, job.id};
     // A job that lands before the tail (a requeue) changes everyone's plan.
-    if (!queue_.empty() && key < *queue_.rbegin()) dirty_ = true;
-    else arrivals_.push_back(key);
+    if (!queue_.empty() && key < *queue_.rbegin()) kept_ = false;
     queue_.insert(key);
   }
 
   void select(SchedulingPass& pass) override {
-    // Anything that ended or was interrupted since the last pass changes the plan.
-    if (pass.running().size() != running_after_) dirty_ = true;
-    // Jobs at the front that fit now delay nobody: no plan needed for them.
+    bool keep = keep_plan_ && kept_ && as_planned(pass);
+    // Jobs at the front that fit now delay nobody: no plan needed for them. A plan from
+    // scratch starts them first too, so the kept plan stands only if it had them start now.
     while (!queue_.empty()) {
       const JobId head = queue_.begin()->second;
       auto where = pass.fit(head);
       if (!where) break;
+      if (keep) keep = planned_now(head, pass.now());
       start(pass, head, *where);
       queue_.erase(queue_.begin());
-      dirty_ = true;
     }
-    // A planned end that has passed without the job ending (an overrun) changes it too.
-    if (!dirty_ && profile_.size() > 1 && profile_[1].first <= pass.now()) dirty_ = true;
-    if (!queue_.empty()) {
-      if (dirty_) {
-        build_profile(pass);
-        plan(pass, queue_.begin());
-      } else if (!arrivals_.empty()) {
-        // Nothing changed but new jobs at the tail: the plan stands; place only them, if they
-        // are inside the window. O(new jobs x p) instead of a new plan.
-        profile_.front().first = pass.now();
-        const std::size_t first = queue_.size() - std::min(queue_.size(), arrivals_.size());
-        if (first < static_cast<std::size_t>(max_job_test_)) {
-          plan(pass, queue_.find(arrivals_[arrivals_.size() - (queue_.size() - first)]),
-               max_job_test_ - static_cast<int>(first));
-        }
-      }
+    if (queue_.empty()) {
+      kept_ = false;  // no queue, no plan: the next one starts from scratch
+    } else if (!keep || !follow_plan(pass)) {
+      // From scratch. The window counts the jobs a failed follow_plan() started, as a plan
+      // from scratch would have examined (and started) them.
+      build_profile(pass);
+      planned_.clear();
+      plan(pass, queue_.begin(), max_job_test_ - (keep ? started_by_walk_ : 0));
+      kept_ = true;
     }
-    arrivals_.clear();
-    dirty_ = queue_.empty();  // no queue, no plan: the next one starts from scratch
     running_after_ = pass.running().size();
   }
 
 private:
+  using Key = std::pair<SimTime, JobId>;
+  /// A queued job of the window and what the plan decided for it.
+  struct Planned {
+    Key key;
+    int gpus;
+    SimTime start;  // reservation start; unused for CPU-only jobs
+    bool fragments;  // its slot was now but the placement found no nodes
+    bool started = false;
+  };
+
+  /// True if everything since the last pass went as the kept plan predicted. Drops the
+  /// estimated ends that have passed and moves the profile's start to now.
+  bool as_planned(SchedulingPass& pass) {
+    const SimTime now = pass.now();
+    std::size_t ended = 0;
+    auto& entries = running_.entries();
+    while (!entries.empty() && entries.begin()->key <= now) {
+      if (running_.live(pass, *entries.begin())) return false;  // overran its estimate
+      entries.erase(entries.begin());
+      ++ended;
+    }
+    // Any other job that left ended early or was interrupted.
+    if (pass.running().size() + ended != running_after_) return false;
+    std::size_t first = 0;
+    while (first + 1 < profile_.size() && profile_[first + 1].first <= now) ++first;
+    profile_.erase(profile_.begin(), profile_.begin() + static_cast<std::ptrdiff_t>(first));
+    profile_.front().first = now;
+    // Idle GPUs are the profile's free ones plus those reserved for now (not yet taken); a
+    // node that failed or came back breaks this.
+    int reserved_now = 0;
+    for (const Planned& p : planned_) {
+      if (p.gpus == 0) continue;
+      // A job blocked by fragments is reserved from the first step after the plan's start;
+      // jobs started since may have split that step, which a new plan would use.
+      if (p.fragments) return false;
+      if (p.start < now) return false;  // a reservation that did not start when due
+      if (p.start == now) reserved_now += p.gpus;
+    }
+    return pass.cluster().idle_gpus() == profile_.front().second + reserved_now;
+  }
+
+  /// True if the kept plan has `job` start now (or it needs no GPUs).
+  bool planned_now(JobId job, SimTime now) {
+    for (Planned& p : planned_) {
+      if (p.key.second != job) continue;
+      p.started = true;
+      return p.gpus == 0 || p.start == now;
+    }
+    return false;
+  }
+
+  /// Walks the kept plan: starts the jobs reserved for now, retries CPU-only jobs, checks
+  /// that fragment-blocked jobs still do not fit, then plans the jobs that entered the
+  /// window. False (the caller rebuilds) at the first job that does not behave as planned;
+  /// the jobs started before it are those a plan from scratch starts first too.
+  bool follow_plan(SchedulingPass& pass) {
+    const SimTime now = pass.now();
+    FitMemo memo;
+    started_by_walk_ = 0;
+    int in_window = 0;  // planned jobs still queued when this pass began
+    for (Planned& p : planned_) {
+      if (p.started) continue;
+      ++in_window;
+      const JobId job = p.key.second;
+      if (p.gpus == 0) {
+        if (auto where = memo.fit(pass, job)) {
+          start(pass, job, *where);
+          queue_.erase(p.key);
+          p.started = true;
+          ++started_by_walk_;
+        }
+        continue;
+      }
+      if (p.start == now) {
+        auto where = memo.fit(pass, job);
+        if (!where) return false;
+        start(pass, job, *where);
+        queue_.erase(p.key);
+        p.started = true;
+        ++started_by_walk_;
+        continue;
+      }
+      if (p.fragments && profile_.front().second >= p.gpus && memo.fit(pass, job)) return false;
+    }
+    std::erase_if(planned_, [](const Planned& p) { return p.started; });
+    // A plan from scratch examines the first max_job_test jobs of the queue: the planned
+    // ones, then those behind them.
+    const auto next = planned_.empty() ? queue_.begin() : queue_.upper_bound(planned_.back().key);
+    plan(pass, next, max_job_test_ - in_window);
+    return true;
+  }
+
   /// Plans (and starts where the plan says now) up to `budget` queued jobs from `from`.
-  void plan(SchedulingPass& pass, std::set<std::pair<SimTime, JobId>>::iterator from, int budget = -1) {
-    if (budget < 0) budget = max_job_test_;
+  void plan(SchedulingPass& pass, std::set<Key>::iterator from, int budget) {
     FitMemo memo;
     int tested = 0;
     for (auto it = from; it != queue_.end() && tested < budget; ++tested) {
@@ -86,10 +179,12 @@ private:
           it = queue_.erase(it);
           continue;
         }
+        planned_.push_back(Planned{*it, 0, pass.now(), false});
         ++it;
         continue;
       }
       std::size_t slot = earliest(gpus, length, 0);
+      bool fragments = false;
       if (slot < profile_.size() && profile_[slot].first == pass.now()) {
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
@@ -97,13 +192,19 @@ private:
           it = queue_.erase(it);
           continue;
         }
+        fragments = true;
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
-      if (slot < profile_.size()) reserve(slot, gpus, length);
+      if (slot < profile_.size()) {
+        planned_.push_back(Planned{*it, gpus, profile_[slot].first, fragments});
+        reserve(slot, gpus, length);
+      } else {
+        // No slot: nothing to keep for it; a plan from scratch would find none either.
+        planned_.push_back(Planned{*it, gpus, SimTime::max(), fragments});
+      }
       ++it;
     }
   }
-
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
     running_.add(pass, estimate_.end_of(pass, job), job);
@@ -155,12 +256,14 @@ private:
 
   RuntimeEstimate estimate_;
   int max_job_test_;
-  std::set<std::pair<SimTime, JobId>> queue_;
+  bool keep_plan_;
+  std::set<Key> queue_;
   TrackedRunning<SimTime> running_;
-  std::vector<std::pair<SimTime, int>> profile_;  // the last plan, with its reservations
-  bool dirty_ = true;                              // the plan must be rebuilt
-  std::vector<std::pair<SimTime, JobId>> arrivals_;  // joined the tail since the last pass
+  std::vector<std::pair<SimTime, int>> profile_;  // the kept plan: free GPUs with the reservations
+  std::vector<Planned> planned_;                   // the window's queued jobs, in queue order
+  bool kept_ = false;                              // profile_ and planned_ describe the future
   std::size_t running_after_ = 0;                  // running jobs when the last pass ended
+  int started_by_walk_ = 0;                        // jobs follow_plan() started in this pass
 };
 
 }  // namespace
