@@ -20,12 +20,12 @@ namespace {
 /// GPUs, not nodes. Jobs beyond the window wait for a later pass.
 ///
 /// The plan is kept while the cluster does what it predicted: jobs end exactly at their
-/// estimated ends (the `exact` estimate), no other job leaves, no node fails or returns, and
-/// no job is requeued ahead of the tail. A pass then starts the jobs reserved for now, checks
-/// that the jobs blocked by fragments still do not fit, and plans only the jobs that entered
-/// the window; it gives exactly the schedule a plan from scratch would (a reservation never
-/// moves when time reaches an estimated end; tested against the from-scratch plan). Anything
-/// else rebuilds the plan.
+/// estimated ends (the `exact` estimate), no other job leaves, no node fails or returns, no job
+/// is requeued ahead of the tail, and no planned job is blocked by fragments (its reservation
+/// depends on where later starts split the profile). A pass then starts the jobs reserved for
+/// now, retries CPU-only jobs and plans only the jobs that entered the window; it gives exactly
+/// the schedule a plan from scratch would (a reservation never moves when time reaches an
+/// estimated end; tested against the from-scratch plan). Anything else rebuilds the plan.
 /// Cost of a pass that keeps the plan: O(d log r) for the d jobs that ended, O(w) over the
 /// w <= max_job_test planned jobs, O(p) per newly planned job. Of a rebuild: O(r) for the
 /// profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2 x
@@ -124,9 +124,8 @@ private:
     return false;
   }
 
-  /// Walks the kept plan: starts the jobs reserved for now, retries CPU-only jobs, checks
-  /// that fragment-blocked jobs still do not fit, then plans the jobs that entered the
-  /// window. False (the caller rebuilds) at the first job that does not behave as planned;
+  /// Walks the kept plan: starts the jobs reserved for now, retries CPU-only jobs, then plans
+  /// the jobs that entered the window. False (the caller rebuilds) at the first job that does not behave as planned;
   /// the jobs started before it are those a plan from scratch starts first too.
   bool follow_plan(SchedulingPass& pass) {
     const SimTime now = pass.now();
@@ -136,26 +135,17 @@ private:
     for (Planned& p : planned_) {
       if (p.started) continue;
       ++in_window;
-      const JobId job = p.key.second;
-      if (p.gpus == 0) {
-        if (auto where = memo.fit(pass, job)) {
-          start(pass, job, *where);
-          queue_.erase(p.key);
-          p.started = true;
-          ++started_by_walk_;
-        }
-        continue;
+      const bool cpu_only = p.gpus == 0;
+      if (!cpu_only && p.start != now) continue;  // reserved later: the reservation stands
+      const auto where = memo.fit(pass, p.key.second);
+      if (!where) {
+        if (cpu_only) continue;  // waits for CPUs, as in a plan from scratch
+        return false;            // reserved for now but no nodes: the plan was wrong
       }
-      if (p.start == now) {
-        auto where = memo.fit(pass, job);
-        if (!where) return false;
-        start(pass, job, *where);
-        queue_.erase(p.key);
-        p.started = true;
-        ++started_by_walk_;
-        continue;
-      }
-      if (p.fragments && profile_.front().second >= p.gpus && memo.fit(pass, job)) return false;
+      start(pass, p.key.second, *where);
+      queue_.erase(p.key);
+      p.started = true;
+      ++started_by_walk_;
     }
     std::erase_if(planned_, [](const Planned& p) { return p.started; });
     // A plan from scratch examines the first max_job_test jobs of the queue: the planned
