@@ -5,6 +5,7 @@
 
 #include "policies/factories.hpp"
 #include "policies/scheduling/duration_predictor.hpp"
+#include "policies/scheduling/queue_tools.hpp"
 
 namespace acmesim::policies {
 
@@ -29,15 +30,10 @@ public:
 
   void select(SchedulingPass& pass) override {
     learn_ended(pass);
-    while (!queue_.empty()) {
-      const JobId head = std::get<2>(*queue_.begin());
-      auto where = pass.fit(head);
-      if (!where) return;
-      pass.start(head, *where);
-      queue_.erase(queue_.begin());
+    start_in_order(pass, queue_, [&](JobId head) {
       const JobStatus& s = pass.status(head);
       reveal_.push({pass.now() + s.attempt_overhead + (pass.job(head).runtime - s.done), head, s.attempt});
-    }
+    });
   }
 
 private:

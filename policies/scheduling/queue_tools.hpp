@@ -47,6 +47,21 @@ private:
   std::vector<Demand> failed_;
 };
 
+/// Starts an ordered queue's jobs from the front while the first fits: the first that does
+/// not blocks the rest (strict priority order). Entries are tuples ending in the JobId;
+/// `started(job)` runs after each start. O(log q) per start.
+template <class Queue, class OnStart>
+void start_in_order(SchedulingPass& pass, Queue& queue, OnStart started) {
+  while (!queue.empty()) {
+    const JobId head = std::get<JobId>(*queue.begin());
+    auto where = pass.fit(head);
+    if (!where) return;
+    pass.start(head, *where);
+    queue.erase(queue.begin());
+    started(head);
+  }
+}
+
 /// A scheduler's own ordered set of the jobs it started, keyed by what the policy needs
 /// (estimated end, priority class, ...). The scheduler is not told when a job ends, so stale
 /// entries (the job ended or was interrupted) are dropped when met (`live`) and by a sweep

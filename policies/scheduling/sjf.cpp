@@ -2,6 +2,7 @@
 #include <tuple>
 
 #include "policies/factories.hpp"
+#include "policies/scheduling/queue_tools.hpp"
 
 namespace acmesim::policies {
 
@@ -20,13 +21,7 @@ public:
   }
 
   void select(SchedulingPass& pass) override {
-    while (!queue_.empty()) {
-      const JobId head = std::get<2>(*queue_.begin());
-      auto where = pass.fit(head);
-      if (!where) return;
-      pass.start(head, *where);
-      queue_.erase(queue_.begin());
-    }
+    start_in_order(pass, queue_, [](JobId) {});
   }
 
 private:
