@@ -5,19 +5,18 @@
 // by the profile's cluster and policies, as an AcmeTrace-format CSV (as `acmesim synth` does).
 #include <sys/resource.h>
 
-#include <chrono>
-#include <cstdio>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <queue>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-
-#include "policies/scheduling/duration_predictor.hpp"
 #include "policies/catalog.hpp"
+#include "policies/scheduling/duration_predictor.hpp"
 #include "sim/metrics/outputs.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/simulation.hpp"

@@ -6,6 +6,7 @@
 
 #include "sim/config/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "sim/trace/acme_trace.hpp"
 
 namespace acmesim {
 
@@ -99,12 +100,23 @@ Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& j
   result_.gpu_nodes = cluster.gpu_nodes;
 }
 
+SimulationOptions scenario_options(const Scenario& scenario, const Trace& trace) {
+  SimulationOptions options;
+  options.timeline_interval = scenario.timeline_interval;
+  options.local_clock_offset = seconds(trace.epoch_unix_seconds + 60 * std::int64_t{trace.utc_offset_minutes});
+  return options;
+}
+
+FaultModels scenario_faults(const Scenario& scenario, const Catalog& catalog) {
+  return FaultModels{catalog.outcomes.make(scenario.outcomes), catalog.failures.make(scenario.failures),
+                     catalog.recoveries.make(scenario.recovery)};
+}
+
 Simulation::Simulation(const Scenario& scenario, const std::vector<JobSpec>& jobs, const Catalog& catalog,
                        SimulationOptions options)
     : Simulation(scenario.cluster, jobs, catalog.schedulers.make(scenario.scheduler),
                  catalog.placements.make(scenario.placement), std::move(options),
-                 FaultModels{catalog.outcomes.make(scenario.outcomes), catalog.failures.make(scenario.failures),
-                             catalog.recoveries.make(scenario.recovery)}) {}
+                 scenario_faults(scenario, catalog)) {}
 
 Simulation::~Simulation() = default;
 

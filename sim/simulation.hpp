@@ -22,6 +22,7 @@
 namespace acmesim {
 
 struct Scenario;
+struct Trace;
 
 struct TimelineSample {
   SimTime at;
@@ -90,6 +91,11 @@ struct SimulationOptions {
   JobHook* hook = nullptr;
 };
 
+/// The options every run of `scenario` on `trace` shares (`run`, `compare`, `eval-cluster`):
+/// the scenario's timeline interval, and the local time of day at SimTime 0 (the trace's
+/// epoch in its UTC offset) for recovery policies whose people sleep at night.
+SimulationOptions scenario_options(const Scenario& scenario, const Trace& trace);
+
 /// The optional failure-related policies of a run; a null member means the default
 /// (`trace` outcomes, no failures, no recovery), under which results are those of the core.
 struct FaultModels {
@@ -97,6 +103,9 @@ struct FaultModels {
   std::unique_ptr<FailureModel> failures;
   std::unique_ptr<RecoveryPolicy> recovery;
 };
+
+/// The outcome, failure and recovery policies `scenario` names, built from `catalog`.
+FaultModels scenario_faults(const Scenario& scenario, const Catalog& catalog);
 
 class Simulation {
 public:

@@ -41,20 +41,22 @@ std::vector<Row> rows_of(const CompareOutcome& o) {
 std::vector<CompareOutcome> run_variants(const Scenario& scenario, const Trace& trace, const Catalog& catalog,
                                          const std::vector<CompareVariant>& variants, unsigned threads) {
   // Policies are built here, in one thread: yaml-cpp nodes are not safe to read concurrently.
+  // Every variant keeps the scenario's outcome, failure and recovery policies.
   std::vector<std::unique_ptr<Scheduler>> schedulers;
   std::vector<std::unique_ptr<Placement>> placements;
+  std::vector<FaultModels> faults;
   for (const CompareVariant& v : variants) {
     schedulers.push_back(catalog.schedulers.make(args_for(scenario.scheduler, "scheduler", v.scheduler, scenario.seed)));
     placements.push_back(catalog.placements.make(args_for(scenario.placement, "placement", v.placement, scenario.seed)));
+    faults.push_back(scenario_faults(scenario, catalog));
   }
   std::vector<CompareOutcome> outcomes(variants.size());
   std::atomic<std::size_t> next{0};
   const int total_gpus = scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node;
   const auto work = [&] {
     for (std::size_t i = next++; i < variants.size(); i = next++) {
-      SimulationOptions options;
-      options.timeline_interval = scenario.timeline_interval;
-      Simulation sim{scenario.cluster, trace.jobs, std::move(schedulers[i]), std::move(placements[i]), options};
+      Simulation sim{scenario.cluster, trace.jobs, std::move(schedulers[i]), std::move(placements[i]),
+                     scenario_options(scenario, trace), std::move(faults[i])};
       const RunResult result = sim.run();
       outcomes[i] = CompareOutcome{variants[i], summarize(trace.jobs, result, total_gpus), result.fingerprint,
                                    result.events, result.unstarted, result.wall_seconds};

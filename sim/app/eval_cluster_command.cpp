@@ -150,8 +150,7 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
     ClusterEvalConfig c = config;
     c.policy = policy.get();
     ClusterEvaluation hook{c};
-    SimulationOptions options;
-    options.timeline_interval = scenario.timeline_interval;
+    SimulationOptions options = scenario_options(scenario, trace);
     options.hook = &hook;
     Simulation sim{scenario, trace.jobs, catalog, options};
     const RunResult run = sim.run();

@@ -60,10 +60,7 @@ int run(const RunArgs& args, const Catalog& catalog) {
                                   : std::string());
   }
 
-  SimulationOptions options;
-  options.timeline_interval = scenario.timeline_interval;
-  // Local time of day at SimTime 0, for recovery policies whose people sleep at night.
-  options.local_clock_offset = seconds(trace.epoch_unix_seconds + 60 * std::int64_t{trace.utc_offset_minutes});
+  SimulationOptions options = scenario_options(scenario, trace);
   if (!args.quiet) {
     options.on_progress = [](const Progress& p) {
       fmt::print(stderr, "  {:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events | {:.1f}s\n",

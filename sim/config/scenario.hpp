@@ -34,9 +34,10 @@ struct Scenario {
   ClusterSpec cluster;
   PolicyArgs scheduler;
   PolicyArgs placement;
-  PolicyArgs outcomes;  // default `trace`
-  PolicyArgs failures;  // default `none`
-  PolicyArgs recovery;  // default `none`
+  // The fault slots default to the core's behaviour (load_scenario() sets them from the file).
+  PolicyArgs outcomes = PolicyArgs::named("outcomes", "trace");
+  PolicyArgs failures = PolicyArgs::named("failures", "none");
+  PolicyArgs recovery = PolicyArgs::named("recovery", "none");
   Duration timeline_interval = seconds(600);
   bool skip_bad_rows = false;
 };

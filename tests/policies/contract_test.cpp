@@ -10,6 +10,8 @@
 #include "policies/catalog.hpp"
 #include "sim/app/compare_command.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/trace/acme_trace.hpp"
+#include "sim/config/scenario.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/simulation.hpp"
 #include "tests/support.hpp"
@@ -173,6 +175,28 @@ TEST_CASE("compare gives every variant the numbers of a separate run, whatever t
     CHECK(three[i].summary.makespan_s == s.makespan_s);
   }
   CHECK(compare_csv(one).rfind("scheduler,placement,type,jobs,queue_mean_s", 0) == 0);
+}
+
+TEST_CASE("compare keeps the scenario's outcome, failure and recovery policies for every variant") {
+  // Each variant must be what `acmesim run` gives with that scheduler and placement, failures
+  // and night-time manual recovery included (the local clock comes from the trace).
+  const Scenario scenario = load_scenario(
+      kSource + "/configs/default.yaml",
+      {"cluster.nodes=60", "failures={name: node-mtbf, rate_per_day: 0.5}", "recovery=manual", "outcomes=taxonomy"});
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  const Catalog catalog = builtin_catalog();
+  const std::vector<CompareVariant> variants{{"fifo", "pack"}, {"sjf", "topology"}};
+  const auto outcomes = run_variants(scenario, trace, catalog, variants, 2);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    INFO(variants[i].scheduler << " + " << variants[i].placement);
+    Scenario alone = scenario;
+    alone.scheduler = PolicyArgs::named("scheduler", variants[i].scheduler, scenario.seed);
+    alone.placement = PolicyArgs::named("placement", variants[i].placement, scenario.seed);
+    Simulation sim{alone, trace.jobs, catalog, scenario_options(alone, trace)};
+    const RunResult run = sim.run();
+    CHECK(outcomes[i].fingerprint == run.fingerprint);
+    CHECK(outcomes[i].summary.overall.failures > 0);
+  }
 }
 
 TEST_CASE("conservative-backfill's kept plan gives exactly the schedule of a plan from scratch at every pass") {
