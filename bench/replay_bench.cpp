@@ -17,11 +17,11 @@
 
 #include "policies/catalog.hpp"
 #include "policies/scheduling/duration_predictor.hpp"
-#include "sim/metrics/outputs.hpp"
+#include "io/outputs.hpp"
 #include "sim/metrics/summary.hpp"
-#include "sim/simulation.hpp"
-#include "sim/workload/generator.hpp"
-#include "sim/workload/profile.hpp"
+#include "sim/run/simulation.hpp"
+#include "tools/workload/generator.hpp"
+#include "tools/workload/profile.hpp"
 
 using namespace acmesim;
 
@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
   if (nodes > 0) cluster.gpu_nodes = nodes;
   cluster.nodes_per_switch = nodes_per_switch;
   t0 = std::chrono::steady_clock::now();
-  Simulation sim{cluster, trace.jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
-                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  Simulation sim{cluster, trace.jobs,
+                 core_policies(catalog, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
+                               catalog.placements.make(PolicyArgs::named("placement", placement)))};
   const RunResult result = sim.run();
   const double run_s = seconds_since(t0);
   fmt::print("simulate  {:>9} jobs  {:7.2f}s  {:6.2f}M jobs/s  {:6.2f}M events/s  ({} events, {} {}, peak RSS {} MiB)\n",

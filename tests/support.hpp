@@ -10,7 +10,8 @@
 #include <fmt/format.h>
 
 #include "policies/catalog.hpp"
-#include "sim/simulation.hpp"
+#include "sim/run/simulation.hpp"
+#include "sim/policy_api/policies.hpp"
 
 namespace acmesim::testing {
 
@@ -52,8 +53,9 @@ inline std::vector<JobSpec> make_jobs(const std::vector<JobLine>& lines) {
 inline RunResult run_policies(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
                               const std::string& scheduler, const std::string& placement) {
   const Catalog catalog = builtin_catalog();
-  Simulation sim{cluster, jobs, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
-                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  Simulation sim{cluster, jobs,
+                 core_policies(catalog, catalog.schedulers.make(PolicyArgs::named("scheduler", scheduler)),
+                               catalog.placements.make(PolicyArgs::named("placement", placement)))};
   return sim.run();
 }
 
@@ -79,8 +81,9 @@ inline RunResult run_yaml(const ClusterSpec& cluster, const std::vector<JobSpec>
   const Catalog catalog = builtin_catalog();
   const YAML::Node node = YAML::Load(scheduler);
   const PolicyArgs args{"scheduler", node["name"].as<std::string>(), node, "<test>", 1};
-  Simulation sim{cluster, jobs, catalog.schedulers.make(args),
-                 catalog.placements.make(PolicyArgs::named("placement", placement))};
+  Simulation sim{cluster, jobs,
+                 core_policies(catalog, catalog.schedulers.make(args),
+                               catalog.placements.make(PolicyArgs::named("placement", placement)))};
   return sim.run();
 }
 

@@ -7,7 +7,7 @@
 
 #include "sim/metrics/failure_breakdown.hpp"
 #include "sim/model/job.hpp"
-#include "sim/simulation.hpp"
+#include "sim/run/simulation.hpp"
 
 namespace acmesim {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// A hook through which a model outside the cluster simulation reacts to job starts and ends,
 /// creates jobs during a run and asks to be called back later. Checkpoint evaluation uses it
-/// (sim/eval/cluster_eval.hpp): a pretraining job's checkpoints spawn evaluation trials.
+/// (sim/run/cluster_eval.hpp): a pretraining job's checkpoints spawn evaluation trials.
 ///
 /// The simulation calls the hook after it has finished its own bookkeeping for the event, so a
 /// hook may spawn jobs from any callback. Spawned jobs get ids after the trace's, in spawn order,

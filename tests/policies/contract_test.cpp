@@ -8,12 +8,12 @@
 #include <boost/random/uniform_int_distribution.hpp>
 
 #include "policies/catalog.hpp"
-#include "sim/app/compare_command.hpp"
+#include "tools/compare.hpp"
 #include "sim/core/rng.hpp"
-#include "sim/trace/acme_trace.hpp"
-#include "sim/config/scenario.hpp"
+#include "io/acme_trace.hpp"
+#include "io/scenario.hpp"
 #include "sim/metrics/summary.hpp"
-#include "sim/simulation.hpp"
+#include "sim/run/simulation.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;
@@ -192,7 +192,7 @@ TEST_CASE("compare keeps the scenario's outcome, failure and recovery policies f
     Scenario alone = scenario;
     alone.scheduler = PolicyArgs::named("scheduler", variants[i].scheduler, scenario.seed);
     alone.placement = PolicyArgs::named("placement", variants[i].placement, scenario.seed);
-    Simulation sim{alone, trace.jobs, catalog, scenario_options(alone, trace)};
+    Simulation sim{alone.cluster, trace.jobs, make_policies(alone, catalog), simulation_options(alone, trace)};
     const RunResult run = sim.run();
     CHECK(outcomes[i].fingerprint == run.fingerprint);
     CHECK(outcomes[i].summary.overall.failures > 0);

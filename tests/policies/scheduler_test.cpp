@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "policies/catalog.hpp"
-#include "sim/simulation.hpp"
+#include "sim/run/simulation.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;

@@ -1,0 +1,268 @@
+#include "io/acme_trace.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+#include <fmt/format.h>
+// fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
+// package's header, not about our code.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+
+#include "sim/core/error.hpp"
+#include "io/timestamp.hpp"
+
+namespace acmesim {
+
+std::string_view name(TraceSchema schema) { return schema == TraceSchema::Kalos ? "kalos" : "seren"; }
+
+namespace {
+
+// Column order of the superset of both schemas; the reader maps the file's header onto it.
+enum Col : std::size_t {
+  kJobId, kUser, kNodeNum, kGpuNum, kCpuNum, kMemPerPod, kSharedMem, kType, kState,
+  kSubmit, kStart, kEnd, kFailTime, kStopTime, kDuration, kQueue, kGpuTime, kColumnCount
+};
+constexpr std::array<const char*, kColumnCount> kColumnNames{
+    "job_id", "user", "node_num", "gpu_num", "cpu_num", "mem_per_pod_GB", "shared_mem_per_pod", "type", "state",
+    "submit_time", "start_time", "end_time", "fail_time", "stop_time", "duration", "queue", "gpu_time"};
+constexpr std::array<Col, 11> kRequired{kJobId, kUser, kNodeNum, kGpuNum, kCpuNum, kType,
+                                        kState, kSubmit, kStart, kEnd, kDuration};
+
+using Reader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
+
+/// One bad field: the message names the column, the expected form and what was found.
+struct BadField {
+  std::string message;
+};
+
+class RowParser {
+public:
+  RowParser(const std::string& file, unsigned line, const std::array<const char*, kColumnCount>& cells)
+      : file_{file}, line_{line}, cells_{cells} {}
+
+  std::string_view text(Col c) const { return cells_[c] ? std::string_view{cells_[c]} : std::string_view{}; }
+  bool present(Col c) const { return cells_[c] != nullptr; }
+
+  [[noreturn]] void fail(Col c, std::string_view expected) const {
+    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kColumnNames[c], expected,
+                               text(c))};
+  }
+
+  std::string_view nonempty(Col c) const {
+    if (text(c).empty()) fail(c, "a non-empty value");
+    return text(c);
+  }
+
+  int count(Col c) const {
+    const std::string_view t = text(c);
+    // Integral counts are sometimes written as floats ("8.0") by pandas; accept whole values.
+    const auto value = number(t);
+    if (!value || *value < 0 || *value != std::floor(*value) || *value > std::numeric_limits<int>::max()) {
+      fail(c, "a whole number >= 0");
+    }
+    return static_cast<int>(*value);
+  }
+
+  /// A duration in seconds (integer or decimal) >= 0; empty gives nullopt when allowed.
+  std::optional<Duration> seconds_field(Col c, bool allow_empty) const {
+    const std::string_view t = text(c);
+    if (t.empty() && allow_empty) return std::nullopt;
+    const auto value = number(t);
+    if (!value || *value < 0 || !std::isfinite(*value)) fail(c, "a number of seconds >= 0");
+    return Duration{static_cast<std::int64_t>(std::llround(*value * 1000.0))};
+  }
+
+  /// A timestamp; empty gives nullopt when allowed.
+  std::optional<Timestamp> time(Col c, bool allow_empty) const {
+    const std::string_view t = text(c);
+    if (t.empty() && allow_empty) return std::nullopt;
+    auto ts = parse_timestamp(t);
+    if (!ts) fail(c, "a time like '2023-03-01 00:18:22+08:00'");
+    return ts;
+  }
+
+  void optional_number(Col c) const {
+    const std::string_view t = text(c);
+    if (!t.empty() && !number(t)) fail(c, "a number or nothing");
+  }
+
+private:
+  static std::optional<double> number(std::string_view t) {
+    if (t.empty()) return std::nullopt;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (ec != std::errc{} || end != t.data() + t.size()) return std::nullopt;
+    return value;
+  }
+
+  const std::string& file_;
+  unsigned line_;
+  const std::array<const char*, kColumnCount>& cells_;
+};
+
+struct RawJob {
+  JobSpec spec;
+  std::int64_t submit_unix;
+  std::optional<std::int64_t> start_unix;
+};
+
+Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& options) {
+  try {
+    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kColumnNames[0], kColumnNames[1],
+                       kColumnNames[2], kColumnNames[3], kColumnNames[4], kColumnNames[5], kColumnNames[6],
+                       kColumnNames[7], kColumnNames[8], kColumnNames[9], kColumnNames[10], kColumnNames[11],
+                       kColumnNames[12], kColumnNames[13], kColumnNames[14], kColumnNames[15], kColumnNames[16]);
+  } catch (const io::error::header_missing&) {
+    throw InputError(fmt::format("{}: the file is empty; expected an AcmeTrace header line", file));
+  } catch (const io::error::base& e) {
+    throw InputError(fmt::format("{}:1: cannot read the header: {}", file, e.what()));
+  }
+  std::vector<std::string> missing;
+  for (Col c : kRequired) {
+    if (!reader.has_column(kColumnNames[c])) missing.emplace_back(kColumnNames[c]);
+  }
+  if (!missing.empty()) {
+    std::string want;
+    for (Col c : kRequired) want += fmt::format("{}{}", want.empty() ? "" : ",", kColumnNames[c]);
+    throw InputError(fmt::format("{}:1: header lacks column(s) {}; an AcmeTrace header has {}", file,
+                                 fmt::join(missing, ", "), want));
+  }
+
+  Trace trace;
+  trace.path = file;
+  trace.schema = reader.has_column(kColumnNames[kMemPerPod]) ? TraceSchema::Kalos : TraceSchema::Seren;
+  std::unordered_map<std::string, UserId> user_ids;  // interning only; ids follow first appearance
+  std::vector<RawJob> raw;
+  std::optional<int> offset;
+
+  std::array<const char*, kColumnCount> cells{};
+  for (;;) {
+    cells.fill(nullptr);
+    unsigned line = 0;
+    try {
+      const bool more = reader.read_row(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7],
+                                        cells[8], cells[9], cells[10], cells[11], cells[12], cells[13], cells[14],
+                                        cells[15], cells[16]);
+      if (!more) break;
+      line = reader.get_file_line();
+      ++trace.rows_read;
+      const RowParser row{file, line, cells};
+
+      RawJob job;
+      JobSpec& spec = job.spec;
+      spec.source_line = line;
+      spec.trace_id = std::string(row.nonempty(kJobId));
+      const std::string user(row.nonempty(kUser));
+      spec.demand.nodes = row.count(kNodeNum);
+      spec.demand.gpus = row.count(kGpuNum);
+      spec.demand.cpus = row.count(kCpuNum);
+      if (spec.demand.nodes == 0) spec.demand.nodes = 1;  // some CPU jobs record 0 nodes; they run on one
+      if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty()) spec.demand.mem_gib_per_node = row.count(kMemPerPod);
+      if (row.present(kSharedMem)) row.optional_number(kSharedMem);
+      const auto type = parse_job_type(row.text(kType));
+      if (!type) row.fail(kType, "one of Pretrain, Eval (or Evaluation), SFT, MLLM, Debug, Other");
+      spec.type = *type;
+      const auto state = parse_final_state(row.text(kState));
+      if (!state) row.fail(kState, "one of COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL");
+      spec.recorded_state = *state;
+      const Timestamp submit = *row.time(kSubmit, false);
+      const auto start = row.time(kStart, true);
+      const auto end = row.time(kEnd, true);
+      if (row.present(kFailTime)) row.time(kFailTime, true);
+      if (row.present(kStopTime)) row.time(kStopTime, true);
+      const auto duration = row.seconds_field(kDuration, !start.has_value());
+      if (row.present(kQueue)) row.optional_number(kQueue);
+      if (row.present(kGpuTime)) row.optional_number(kGpuTime);
+      if (start && start->unix_seconds < submit.unix_seconds) row.fail(kStart, "a time not before submit_time");
+      if (start && end && end->unix_seconds < start->unix_seconds) row.fail(kEnd, "a time not before start_time");
+      spec.runtime = duration.value_or(Duration{0});
+      job.submit_unix = submit.unix_seconds;
+      if (start) job.start_unix = start->unix_seconds;
+
+      auto [it, added] = user_ids.try_emplace(user, UserId{static_cast<std::uint32_t>(trace.users.size())});
+      if (added) trace.users.push_back(user);
+      spec.user = it->second;
+      if (!offset) offset = submit.utc_offset_minutes;
+      raw.push_back(std::move(job));
+    } catch (const BadField& bad) {
+      if (!options.skip_bad_rows) throw InputError(bad.message + " (--skip-bad-rows skips such rows)");
+      ++trace.rows_skipped;
+      if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(bad.message);
+    } catch (const io::error::base& e) {
+      // Rows with too few or too many cells, unterminated quotes.
+      const std::string message = fmt::format("{}:{}: {}", file, reader.get_file_line(),
+                                              dynamic_cast<const io::error::too_few_columns*>(&e)
+                                                  ? std::string("fewer cells than the header has columns")
+                                              : dynamic_cast<const io::error::too_many_columns*>(&e)
+                                                  ? std::string("more cells than the header has columns")
+                                                  : std::string(e.what()));
+      if (!options.skip_bad_rows) throw InputError(message + " (--skip-bad-rows skips such rows)");
+      ++trace.rows_read;
+      ++trace.rows_skipped;
+      if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(message);
+    }
+  }
+
+  // Submission order, file order for equal times: the documented order of same-instant arrivals.
+  std::stable_sort(raw.begin(), raw.end(),
+                   [](const RawJob& a, const RawJob& b) { return a.submit_unix < b.submit_unix; });
+  trace.epoch_unix_seconds = raw.empty() ? 0 : raw.front().submit_unix;
+  trace.utc_offset_minutes = offset.value_or(0);
+  trace.jobs.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    JobSpec& spec = raw[i].spec;
+    spec.id = JobId{static_cast<std::uint32_t>(i)};
+    spec.submitted = SimTime{seconds(raw[i].submit_unix - trace.epoch_unix_seconds)};
+    if (raw[i].start_unix) spec.recorded_start = SimTime{seconds(*raw[i].start_unix - trace.epoch_unix_seconds)};
+    trace.jobs.push_back(std::move(spec));
+  }
+  return trace;
+}
+
+bool is_gzip(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[2] = {};
+  in.read(magic, 2);
+  return in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b;
+}
+
+}  // namespace
+
+Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) {
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw InputError(fmt::format("{}: cannot open the trace file", path));
+  probe.close();
+  try {
+    if (is_gzip(path)) {
+      std::ifstream file(path, std::ios::binary);
+      boost::iostreams::filtering_istream in;
+      in.push(boost::iostreams::gzip_decompressor());
+      in.push(file);
+      Reader reader(path, in);
+      return parse(reader, path, options);
+    }
+    Reader reader(path);
+    return parse(reader, path, options);
+  } catch (const boost::iostreams::gzip_error& e) {
+    throw InputError(fmt::format("{}: the gzip data is damaged ({})", path, e.what()));
+  }
+}
+
+Trace parse_acme_trace(const std::string& name, std::string_view text, const TraceReadOptions& options) {
+  Reader reader(name, text.data(), text.data() + text.size());
+  return parse(reader, name, options);
+}
+
+}  // namespace acmesim

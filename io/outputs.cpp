@@ -1,0 +1,372 @@
+#include "io/outputs.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.hpp"
+#include "io/timestamp.hpp"
+
+#ifndef ACMESIM_VERSION
+#define ACMESIM_VERSION "0.0.0"
+#endif
+
+namespace acmesim {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// Seconds as AcmeTrace writes them: whole numbers without a fraction, else three decimals.
+void append_seconds(fmt::memory_buffer& out, std::int64_t ms) {
+  if (ms % 1000 == 0) {
+    fmt::format_to(std::back_inserter(out), "{}", ms / 1000);
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:.3f}", static_cast<double>(ms) / 1000.0);
+  }
+}
+
+class File {
+public:
+  explicit File(const std::filesystem::path& path) : file_{std::fopen(path.string().c_str(), "wb"), &std::fclose} {
+    if (!file_) throw InputError(fmt::format("{}: cannot write the output file", path.string()));
+  }
+  void write(const fmt::memory_buffer& buffer) {
+    if (std::fwrite(buffer.data(), 1, buffer.size(), file_.get()) != buffer.size()) {
+      throw InputError("cannot write an output file (disk full?)");
+    }
+  }
+
+private:
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+};
+
+}  // namespace
+
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns) {
+  const bool extras = columns == JobsCsvColumns::WithExtras;
+  File file{path};
+  fmt::memory_buffer out;
+  fmt::format_to(std::back_inserter(out),
+                 "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
+                 "gpu_time{}\n",
+                 extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
+                          "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups"
+                        : "");
+  TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
+  std::string text;
+  const auto stamp = [&](SimTime t) -> const std::string& {
+    text.clear();
+    writer.append(text, t.time_since_epoch().count());
+    return text;
+  };
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+    const JobSpec& spec = trace.jobs[i];
+    const JobStatus& s = result.jobs[i];
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},", spec.trace_id, trace.user_name(spec.user),
+                   spec.demand.nodes, spec.demand.gpus, spec.demand.cpus, name(spec.type),
+                   name(s.phase == JobPhase::Ended ? s.state : spec.recorded_state), stamp(spec.submitted));
+    if (s.phase == JobPhase::Ended) {
+      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.started));
+      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.ended));
+      append_seconds(out, (*s.ended - *s.started).count());
+      out.push_back(',');
+      append_seconds(out, (*s.started - spec.submitted).count());
+      out.push_back(',');
+      append_seconds(out, s.held_gpu_ms);
+      if (extras) {
+        out.push_back(',');
+        append_seconds(out, (*s.ended - spec.submitted).count());
+        fmt::format_to(std::back_inserter(out), ",ran,{},{},{},", s.attempt, s.preemptions, s.failures);
+        append_seconds(out, s.lost_gpu_ms);
+        out.push_back(',');
+        append_seconds(out, s.overhead_gpu_ms);
+        fmt::format_to(std::back_inserter(out), ",{},{},",
+                       s.end_reason == FailureReason::None ? std::string_view{} : name(s.end_reason),
+                       failure_log_cell(s));
+        append_seconds(out, s.checkpoint_gpu_ms);
+        out.push_back(',');
+        append_seconds(out, s.recovery_wait.count());
+        const std::int64_t wall = (*s.ended - *s.started).count();
+        fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
+                       wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
+        fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
+      }
+      out.push_back('\n');
+    } else {
+      fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
+                     !extras                                ? ""
+                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0"
+                                                          : "unstarted,0,0,0,0,0,,,0,0,0,,0");
+    }
+    if (out.size() > (1U << 20)) {
+      file.write(out);
+      out.clear();
+    }
+  }
+  file.write(out);
+}
+
+namespace {
+
+void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result,
+                    int total_gpus) {
+  File file{path};
+  fmt::memory_buffer out;
+  fmt::format_to(std::back_inserter(out),
+                 "time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
+  for (const TimelineSample& s : result.timeline) {
+    const std::int64_t ms = (s.at - result.first_submit).count();
+    fmt::format_to(std::back_inserter(out), "{},",
+                   format_timestamp(trace.epoch_unix_seconds + s.at.time_since_epoch().count() / 1000,
+                                    trace.utc_offset_minutes));
+    append_seconds(out, ms);
+    fmt::format_to(std::back_inserter(out), ",{},{:.4f},{},{},{}\n", s.allocated_gpus,
+                   total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0, s.allocated_cpus,
+                   s.running, s.queued);
+  }
+  file.write(out);
+}
+
+double round_to(double value, double unit) { return std::round(value / unit) * unit; }
+
+Json group_json(const GroupStats& g) {
+  Json j;
+  j["jobs"] = g.jobs;
+  j["gpu_jobs"] = g.gpu_jobs;
+  const auto q = [](const Quantiles& x) {
+    return Json{{"mean", round_to(x.mean, 1e-3)}, {"median", round_to(x.median, 1e-3)},
+                {"p95", round_to(x.p95, 1e-3)}, {"p99", round_to(x.p99, 1e-3)}};
+  };
+  j["queue_s"] = q(g.queue);
+  j["jct_s"] = q(g.jct);
+  Json hours;
+  hours["total"] = round_to(static_cast<double>(g.gpu_ms()) / 3.6e6, 1e-3);
+  for (FinalState state : kFinalStates) {
+    hours[std::string(name(state))] = round_to(static_cast<double>(g.gpu_ms_by_state[static_cast<std::size_t>(state)]) / 3.6e6, 1e-3);
+  }
+  j["gpu_hours"] = hours;
+  j["interruptions"] = {{"preemptions", g.preemptions},
+                        {"failures", g.failures},
+                        {"lost_gpu_hours", round_to(static_cast<double>(g.lost_gpu_ms) / 3.6e6, 1e-3)},
+                        {"overhead_gpu_hours", round_to(static_cast<double>(g.overhead_gpu_ms) / 3.6e6, 1e-3)},
+                        {"checkpoint_gpu_hours", round_to(static_cast<double>(g.checkpoint_gpu_ms) / 3.6e6, 1e-3)},
+                        {"manual_interventions", g.manual_interventions},
+                        {"jobs_with_failures", g.jobs_with_failures}};
+  j["ettr"] = round_to(g.ettr(), 1e-6);
+  return j;
+}
+
+double hours(std::int64_t ms) { return round_to(static_cast<double>(ms) / 3.6e6, 1e-3); }
+
+Json breakdown_json(const FailureBreakdown& b) {
+  const double n = static_cast<double>(b.total_count());
+  const double g = static_cast<double>(b.total_gpu_ms());
+  const auto share = [](double part, double whole) { return whole > 0 ? round_to(part / whole, 1e-6) : 0.0; };
+  Json categories = Json::object();
+  for (std::size_t ci = 0; ci < kFailureCategoryCount; ++ci) {
+    const auto c = static_cast<FailureCategory>(ci);
+    if (b.category_count(c) == 0) continue;
+    categories[std::string(name(c))] = {{"failures", b.category_count(c)},
+                                        {"share_of_failures", share(static_cast<double>(b.category_count(c)), n)},
+                                        {"gpu_hours", hours(b.category_gpu_ms(c))},
+                                        {"share_of_gpu_time", share(static_cast<double>(b.category_gpu_ms(c)), g)}};
+  }
+  Json reasons = Json::object();
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    if (b.count[r] == 0) continue;
+    reasons[std::string(name(static_cast<FailureReason>(r)))] = {
+        {"category", name(category(static_cast<FailureReason>(r)))},
+        {"failures", b.count[r]},
+        {"share_of_failures", share(static_cast<double>(b.count[r]), n)},
+        {"gpu_hours", hours(b.gpu_ms[r])},
+        {"share_of_gpu_time", share(static_cast<double>(b.gpu_ms[r]), g)}};
+  }
+  return {{"failures", b.total_count()}, {"gpu_hours", hours(b.total_gpu_ms())}, {"categories", categories},
+          {"reasons", reasons}};
+}
+
+Json failures_json(const Scenario& scenario, const RunResult& result, const RunSummary& summary) {
+  Json j;
+  j["outcomes"] = scenario.outcomes.name();
+  j["failures"] = scenario.failures.name();
+  j["recovery"] = scenario.recovery.name();
+  if (!result.outcome_note.empty()) j["outcomes_note"] = result.outcome_note;
+  Json by_reason = Json::object();
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    if (result.node_failures_by_reason[r] > 0) {
+      by_reason[std::string(name(static_cast<FailureReason>(r)))] = result.node_failures_by_reason[r];
+    }
+  }
+  j["node_failures"] = {{"total", result.node_failures},
+                        {"while_down", result.node_failures_while_down},
+                        {"repairs", result.node_repairs},
+                        {"by_reason", by_reason}};
+  j["node_availability"] = round_to(summary.failures.node_availability, 1e-6);
+  j["down_node_hours"] = hours(result.down_node_ms);
+  j["jobs_killed"] = result.jobs_killed;
+  j["manual_interventions"] = summary.overall.manual_interventions;
+  const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
+  j["pretrain"] = {{"jobs", pre.jobs},
+                   {"ettr", round_to(pre.ettr(), 1e-6)},
+                   {"failures", pre.failures},
+                   {"manual_interventions", pre.manual_interventions},
+                   {"lost_gpu_hours", hours(pre.lost_gpu_ms + pre.overhead_gpu_ms)},
+                   {"recovery_wait_gpu_hours", hours(pre.recovery_wait_gpu_ms)},
+                   {"checkpoint_gpu_hours", hours(pre.checkpoint_gpu_ms)}};
+  Json lost = Json::object();
+  std::int64_t lost_total = 0;
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
+    lost_total += result.lost_gpu_ms_by_reason[r];
+    if (result.lost_gpu_ms_by_reason[r] > 0) {
+      lost[std::string(name(static_cast<FailureReason>(r)))] = hours(result.lost_gpu_ms_by_reason[r]);
+    }
+  }
+  j["gpu_hours_lost"] = {{"total", hours(lost_total)}, {"by_cause", lost}};
+  j["checkpoint_gpu_hours"] = hours(summary.overall.checkpoint_gpu_ms);
+  j["breakdown"] = breakdown_json(summary.failures.breakdown);
+  return j;
+}
+
+Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult& result, const RunSummary& summary) {
+  Json j;
+  j["acmesim_version"] = acmesim_version();
+  j["complete"] = true;
+  j["scenario"] = {{"name", scenario.name},
+                   {"source", scenario.source},
+                   {"seed", scenario.seed},
+                   {"scheduler", scenario.scheduler.name()},
+                   {"placement", scenario.placement.name()},
+                   {"outcomes", scenario.outcomes.name()},
+                   {"failures", scenario.failures.name()},
+                   {"recovery", scenario.recovery.name()},
+                   {"cluster",
+                    {{"nodes", scenario.cluster.gpu_nodes},
+                     {"gpus_per_node", scenario.cluster.gpus_per_node},
+                     {"cpus_per_node", scenario.cluster.cpus_per_node},
+                     {"memory_gib_per_node", scenario.cluster.memory_gib_per_node},
+                     {"cpu_nodes", scenario.cluster.cpu_nodes},
+                     {"nodes_per_switch", scenario.cluster.nodes_per_switch}}}};
+  j["trace"] = {{"path", trace.path},
+                {"schema", name(trace.schema)},
+                {"rows_read", trace.rows_read},
+                {"rows_skipped", trace.rows_skipped},
+                {"skipped_examples", trace.skipped_messages}};
+  j["fingerprint"] = result.fingerprint;
+  j["events"] = result.events;
+  std::uint64_t ran = 0;
+  for (const JobStatus& s : result.jobs) ran += s.phase == JobPhase::Ended ? 1 : 0;
+  j["jobs"] = {{"total", trace.jobs.size()},
+               {"ran", ran},
+               {"unschedulable", result.unschedulable.size()},
+               {"unstarted", result.unstarted}};
+  j["makespan_s"] = summary.makespan_s;
+  j["gpu_allocation_ratio"] = round_to(summary.gpu_allocation_ratio, 1e-6);
+  if (scenario.cluster.nodes_per_switch > 0) {
+    const TopologyStats& t = summary.topology;
+    j["topology"] = {{"multi_node_jobs", t.multi_node_jobs},
+                     {"within_one_switch_group", t.multi_node_jobs ? round_to(static_cast<double>(t.within_one_group) /
+                                                                                  static_cast<double>(t.multi_node_jobs), 1e-6)
+                                                                   : 0.0},
+                     {"mean_switch_groups", t.multi_node_jobs ? round_to(static_cast<double>(t.groups_spanned) /
+                                                                             static_cast<double>(t.multi_node_jobs), 1e-6)
+                                                              : 0.0}};
+  }
+  j["overall"] = group_json(summary.overall);
+  Json by_type;
+  for (JobType type : kJobTypes) {
+    const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];
+    if (g.jobs > 0) by_type[std::string(name(type))] = group_json(g);
+  }
+  j["by_type"] = by_type;
+  j["failures"] = failures_json(scenario, result, summary);
+  Json unschedulable = Json::array();
+  for (std::size_t i = 0; i < result.unschedulable.size() && i < 20; ++i) {
+    const JobSpec& spec = trace.jobs[result.unschedulable[i].job.value()];
+    unschedulable.push_back(
+        {{"job_id", spec.trace_id}, {"line", spec.source_line}, {"reason", result.unschedulable[i].reason}});
+  }
+  j["unschedulable_examples"] = unschedulable;
+  Json conflicts = Json::array();
+  for (const Conflict& c : result.first_conflicts) {
+    const JobSpec& spec = trace.jobs[c.job.value()];
+    const JobStatus& s = result.jobs[c.job.value()];
+    conflicts.push_back({{"job_id", spec.trace_id},
+                         {"line", spec.source_line},
+                         {"wanted_start", format_timestamp(trace.epoch_unix_seconds + c.wanted.time_since_epoch().count() / 1000,
+                                                           trace.utc_offset_minutes)},
+                         {"delay_s", s.started ? to_seconds(*s.started - c.wanted) : -1.0}});
+  }
+  j["conflicts"] = {{"count", result.conflicts}, {"examples", conflicts}};
+  return j;
+}
+
+}  // namespace
+
+std::string acmesim_version() { return ACMESIM_VERSION; }
+
+void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                   const RunSummary& summary) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
+  const fs::path base{dir};
+  write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+  write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  std::ofstream json(base / "summary.json");
+  json << summary_json(scenario, trace, result, summary).dump(2) << '\n';
+  if (!json) throw InputError(fmt::format("{}: cannot write summary.json", dir));
+}
+
+std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,
+                          const RunSummary& summary) {
+  std::string out = fmt::format("acmesim {} | {} | {} jobs | scheduler {} | placement {} | {} nodes x {} GPUs\n",
+                                acmesim_version(), scenario.name, trace.jobs.size(), scenario.scheduler.name(),
+                                scenario.placement.name(), scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node);
+  out += fmt::format("{:<9} {:>9} {:>11} {:>11} {:>11} {:>11} {:>12}\n", "type", "jobs", "queue mean", "queue p50",
+                     "queue p99", "JCT mean", "GPU-hours");
+  const auto row = [&](std::string_view label, const GroupStats& g) {
+    out += fmt::format("{:<9} {:>9} {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>12.0f}\n", label, g.jobs,
+                       g.queue.mean, g.queue.median, g.queue.p99, g.jct.mean, static_cast<double>(g.gpu_ms()) / 3.6e6);
+  };
+  for (JobType type : kJobTypes) {
+    const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];
+    if (g.jobs > 0) row(name(type), g);
+  }
+  row("all", summary.overall);
+  out += fmt::format("makespan {:.1f} days | GPU allocation {:.1f}% | unschedulable {} | unstarted {}",
+                     summary.makespan_s / 86400.0, 100.0 * summary.gpu_allocation_ratio, result.unschedulable.size(),
+                     result.unstarted);
+  if (result.conflicts > 0) out += fmt::format(" | replay conflicts {}", result.conflicts);
+  if (trace.rows_skipped > 0) out += fmt::format(" | bad rows skipped {}", trace.rows_skipped);
+  const bool fault_models = scenario.outcomes.name() != "trace" || scenario.failures.name() != "none" ||
+                            scenario.recovery.name() != "none";
+  if (fault_models) {
+    std::int64_t lost = 0;
+    for (const std::int64_t ms : result.lost_gpu_ms_by_reason) lost += ms;
+    const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
+    const FailureBreakdown& b = summary.failures.breakdown;
+    const double n = static_cast<double>(b.total_count());
+    const double g = static_cast<double>(b.total_gpu_ms());
+    out += fmt::format(
+        "\nfailures {} (infrastructure {:.1f}% of them, {:.1f}% of their GPU time) | node failures {} | node "
+        "availability {:.2f}% | jobs killed {} | manual interventions {}\nGPU-hours lost {:.0f} | checkpoint "
+        "GPU-hours {:.0f} | pretrain ETTR {:.3f}",
+        b.total_count(), n > 0 ? 100.0 * static_cast<double>(b.category_count(FailureCategory::Infrastructure)) / n : 0.0,
+        g > 0 ? 100.0 * static_cast<double>(b.category_gpu_ms(FailureCategory::Infrastructure)) / g : 0.0,
+        result.node_failures, 100.0 * summary.failures.node_availability, result.jobs_killed,
+        summary.overall.manual_interventions, static_cast<double>(lost) / 3.6e6,
+        static_cast<double>(summary.overall.checkpoint_gpu_ms) / 3.6e6, pre.ettr());
+  }
+  out += fmt::format("\n{} events in {:.2f}s ({:.2f}M events/s) | fingerprint {}\n", result.events, result.wall_seconds,
+                     result.wall_seconds > 0 ? static_cast<double>(result.events) / result.wall_seconds / 1e6 : 0.0,
+                     result.fingerprint);
+  return out;
+}
+
+}  // namespace acmesim

@@ -1,0 +1,33 @@
+#pragma once
+/// The only writer of run outputs: DIR/jobs.csv, DIR/timeline.csv, DIR/summary.json, and the
+/// short table printed after a run. Outputs hold no wall-clock figures, so the same inputs and
+/// seed give byte-identical files.
+#include <string>
+
+#include "io/scenario.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/run/simulation.hpp"
+#include "io/acme_trace.hpp"
+
+namespace acmesim {
+
+/// The acmesim version written into summary.json.
+std::string acmesim_version();
+
+enum class JobsCsvColumns {
+  TraceOnly,   // exactly the 13 columns of trace_seren.csv: a trace others can replay
+  WithExtras,  // plus jct and outcome (ran, unschedulable, unstarted)
+};
+
+/// One row per job in JobId order, the 13 AcmeTrace columns first, with the simulated values.
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns);
+
+/// Writes the three files into `dir` (created if missing).
+void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                   const RunSummary& summary);
+
+/// The human summary: one row per job type plus totals.
+std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,
+                          const RunSummary& summary);
+
+}  // namespace acmesim

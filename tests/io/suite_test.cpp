@@ -1,0 +1,50 @@
+#include <catch2/catch.hpp>
+
+#include "io/eval_suite.hpp"
+#include "policies/catalog.hpp"
+#include "sim/core/error.hpp"
+#include "sim/model/eval/suite.hpp"
+
+using namespace acmesim;
+
+namespace {
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_eval_suite("s.yaml", yaml);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("the bundled suite has the paper's 63 datasets and the Fig 13 HumanEval numbers") {
+  const EvalSuite s = load_eval_suite(std::string(ACMESIM_SOURCE_DIR) + "/configs/eval/opencompass63.yaml");
+  CHECK(s.datasets.size() == 63);
+  CHECK(s.reference_checkpoint_bytes == 14'600'000'000);
+  const auto he = std::find_if(s.datasets.begin(), s.datasets.end(), [](auto& d) { return d.name == "HumanEval"; });
+  REQUIRE(he != s.datasets.end());
+  CHECK(he->metric == seconds(42));
+  CHECK(he->samples == 164);
+}
+
+TEST_CASE("a suite file names the line and column of an unknown or malformed key") {
+  CHECK(error_of("datasets:\n  - {name: a, inference_s: 1, metric_s: 1, inferense_s: 2}\n") ==
+        "s.yaml:2:44: dataset: unknown key 'inferense_s' (valid: name, samples, inference_s, preprocess_s, "
+        "metric_s, note)");
+  CHECK(error_of("datasets:\n  - {name: a, inference_s: fast, metric_s: 1}\n") ==
+        "s.yaml:2:28: dataset 'a' inference_s: expected a number >= 0, found 'fast'");
+  CHECK(error_of("datasets:\n  - {name: a, inference_s: 1}\n") ==
+        "s.yaml:2:5: dataset 'a': expected key 'metric_s', found none");
+  CHECK(error_of("datasets:\n  - {name: a, inference_s: 1, metric_s: 1, samples: 2.5}\n") ==
+        "s.yaml:2:53: dataset 'a' samples: expected a whole number >= 1, found '2.5'");
+  CHECK(error_of("model_init: 3\n").rfind("s.yaml:1:1: suite: unknown key 'model_init'", 0) == 0);
+  CHECK(error_of("datasets: []\n").rfind("s.yaml:1:11: datasets: expected a non-empty list", 0) == 0);
+}
+
+TEST_CASE("the evaluation slot lists coupled and decoupled and rejects an unknown parameter") {
+  const Catalog catalog = builtin_catalog();
+  CHECK(catalog.evaluations.names() == "coupled, decoupled");
+  const PolicyArgs typo{"evaluation", "decoupled", YAML::Load("{elastc: false}"), "x.yaml:3:1", 1};
+  CHECK_THROWS_WITH(catalog.evaluations.make(typo), Catch::Contains("unknown key 'elastc'"));
+}

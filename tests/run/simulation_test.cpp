@@ -1,0 +1,145 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "policies/catalog.hpp"
+#include "io/scenario.hpp"
+#include "io/outputs.hpp"
+#include "sim/run/simulation.hpp"
+#include "io/acme_trace.hpp"
+#include "tests/support.hpp"
+
+using namespace acmesim;
+using namespace acmesim::testing;
+
+namespace {
+
+
+
+struct Outputs {
+  std::string jobs, timeline, summary;
+};
+
+Outputs run_scenario(const std::string& scenario_path, const std::string& out) {
+  const Scenario scenario = load_scenario(scenario_path);
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  const Catalog catalog = builtin_catalog();
+  Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog)};
+  const RunResult result = sim.run();
+  write_outputs(out, scenario, trace, result,
+                summarize(trace.jobs, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node));
+  const std::filesystem::path dir{out};
+  return Outputs{slurp(dir / "jobs.csv"), slurp(dir / "timeline.csv"), slurp(dir / "summary.json")};
+}
+
+}  // namespace
+
+TEST_CASE("with zero contention every job's JCT equals its duration under every scheduler and placement") {
+  const Catalog catalog = builtin_catalog();
+  std::vector<JobSpec> jobs = make_jobs({{0, 8, 100}, {0, 64, 3600}, {5, 1, 1}, {5, 0, 30}, {7, 16, 0}, {9, 4, 12345}});
+  for (JobSpec& j : jobs) j.recorded_start = j.submitted;
+  for (const auto& s : catalog.schedulers.entries()) {
+    for (const auto& p : catalog.placements.entries()) {
+      INFO(s.name << " + " << p.name);
+      const RunResult r = run_policies(ClusterSpec{16, 8, 128, 0, 0, 4}, jobs, s.name, p.name);  // 4 leaf groups
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        REQUIRE(r.jobs[i].phase == JobPhase::Ended);
+        CHECK(*r.jobs[i].started == jobs[i].submitted);
+        CHECK(*r.jobs[i].ended - jobs[i].submitted == jobs[i].runtime);
+      }
+    }
+  }
+}
+
+TEST_CASE("a job that can never fit is reported as unschedulable and does not block the queue") {
+  const std::vector<JobSpec> jobs = make_jobs({{0, 32, 10}, {1, 8, 10}});
+  const RunResult r = run_policies(ClusterSpec{2, 8, 128, 0, 0}, jobs, "fifo", "pack");
+  REQUIRE(r.unschedulable.size() == 1);
+  CHECK(r.unschedulable[0].job == JobId{0});
+  CHECK(r.unschedulable[0].reason == "it asks for 4 GPU nodes; the cluster has 2");
+  CHECK(r.jobs[0].phase == JobPhase::Unschedulable);
+  CHECK(*r.jobs[1].started == SimTime{seconds(1)});
+}
+
+TEST_CASE("at the end of a run every job ended exactly once and GPU time adds up") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  REQUIRE(trace.jobs.size() > 1000);
+  const Catalog catalog = builtin_catalog();
+  for (const std::string scheduler : {"fifo", "replay"}) {
+    Scenario variant = scenario;
+    variant.scheduler = PolicyArgs::named("scheduler", scheduler);
+    Simulation sim{variant.cluster, trace.jobs, make_policies(variant, catalog)};
+    const RunResult r = sim.run();  // run() itself throws if conservation fails
+    std::int64_t gpu_ms = 0;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+      REQUIRE(r.jobs[i].phase == JobPhase::Ended);
+      CHECK(r.jobs[i].attempt == 1);
+      gpu_ms += r.jobs[i].held_gpu_ms;
+      CHECK(r.jobs[i].held_gpu_ms == trace.jobs[i].demand.gpus * (*r.jobs[i].ended - *r.jobs[i].started).count());
+    }
+    CHECK(gpu_ms == r.allocated_gpu_ms);
+    CHECK(r.unstarted == 0);
+  }
+}
+
+TEST_CASE("replay of the bundled trace reproduces its recorded start times") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml", {"scheduler=replay"});
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  const Catalog catalog = builtin_catalog();
+  Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog)};
+  const RunResult r = sim.run();
+  CHECK(r.conflicts == 0);
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+    REQUIRE(trace.jobs[i].recorded_start.has_value());
+    CHECK(*r.jobs[i].started == *trace.jobs[i].recorded_start);
+  }
+}
+
+TEST_CASE("two runs of the default scenario write byte-identical outputs") {
+  const auto base = std::filesystem::temp_directory_path() / "acmesim_determinism";
+  const Outputs a = run_scenario(kSource + "/configs/default.yaml", (base / "a").string());
+  const Outputs b = run_scenario(kSource + "/configs/default.yaml", (base / "b").string());
+  CHECK(a.jobs == b.jobs);
+  CHECK(a.timeline == b.timeline);
+  CHECK(a.summary == b.summary);
+  CHECK(a.jobs.rfind("job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,"
+                     "queue,gpu_time,",
+                     0) == 0);
+  CHECK(a.summary.find("\"fingerprint\"") != std::string::npos);
+  std::filesystem::remove_all(base);
+}
+
+TEST_CASE("jobs.csv reads back through the trace reader with the simulated times") {
+  const auto dir = std::filesystem::temp_directory_path() / "acmesim_roundtrip";
+  run_scenario(kSource + "/configs/default.yaml", dir.string());
+  const Trace original = read_acme_trace(load_scenario(kSource + "/configs/default.yaml").trace_path);
+  const Trace back = read_acme_trace((dir / "jobs.csv").string());
+  REQUIRE(back.jobs.size() == original.jobs.size());
+  for (std::size_t i = 0; i < back.jobs.size(); ++i) {
+    CHECK(back.jobs[i].runtime == original.jobs[i].runtime);
+    CHECK(back.jobs[i].demand.gpus == original.jobs[i].demand.gpus);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("every shipped scenario loads and builds its policies") {
+  const Catalog catalog = builtin_catalog();
+  // Scenarios live in configs/ and configs/failures/; the other folders hold workload profiles,
+  // paper references and evaluation suites/scenarios, each tested by its own loader.
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string folder = entry.path().parent_path().filename().string();
+    if (folder != "configs" && folder != "failures") continue;
+    INFO(entry.path().string());
+    const Scenario s = load_scenario(entry.path().string());
+    CHECK(catalog.schedulers.make(s.scheduler));
+    CHECK(catalog.placements.make(s.placement));
+    CHECK(catalog.outcomes.make(s.outcomes));
+    CHECK(catalog.failures.make(s.failures));
+    CHECK(catalog.recoveries.make(s.recovery));
+    CHECK(std::filesystem::exists(s.trace_path));
+  }
+}

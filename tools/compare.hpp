@@ -1,0 +1,55 @@
+#pragma once
+/// `acmesim compare`: one trace, several scheduler x placement variants, one table.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/scenario.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/policy_api/catalog.hpp"
+#include "io/acme_trace.hpp"
+
+namespace acmesim {
+
+struct CompareVariant {
+  std::string scheduler;
+  std::string placement;
+};
+
+/// What one variant produced: everything the table shows, nothing that grows with the trace.
+struct CompareOutcome {
+  CompareVariant variant;
+  RunSummary summary;
+  std::string fingerprint;
+  std::uint64_t events = 0;
+  std::uint64_t unstarted = 0;
+  double wall_seconds = 0;  // printed, never written
+};
+
+/// Runs every variant on `trace` (shared read-only) in up to `threads` threads. Outcomes come
+/// back in the order of `variants`, whatever the number of threads; each is what a separate
+/// `acmesim run` of that variant gives. A variant whose policy name is the scenario's uses the
+/// scenario's parameters for it; others use their defaults.
+std::vector<CompareOutcome> run_variants(const Scenario& scenario, const Trace& trace, const Catalog& catalog,
+                                         const std::vector<CompareVariant>& variants, unsigned threads);
+
+/// The table as CSV: one row per variant and job type (then `all`).
+std::string compare_csv(const std::vector<CompareOutcome>& outcomes);
+/// The same table for a terminal.
+std::string compare_pretty(const std::vector<CompareOutcome>& outcomes);
+
+struct CompareArgs {
+  std::string scenario;
+  std::vector<std::string> schedulers;
+  std::vector<std::string> placements;
+  std::string out;
+  std::vector<std::string> sets;
+  unsigned threads = 0;  // 0: one per hardware thread
+  bool quiet = false;
+};
+
+/// The subcommand: reads the scenario and trace once, runs, prints, writes DIR/compare.csv and
+/// DIR/compare.txt. Returns the exit code.
+int compare_command(const CompareArgs& args, const Catalog& catalog);
+
+}  // namespace acmesim

@@ -1,0 +1,62 @@
+#pragma once
+/// `acmesim eval-bench`: the paper's evaluation experiment (acme-paper.md §6) on otherwise idle
+/// nodes: one checkpoint, one suite, each policy; prints makespan, GPU-hours and GPU idle time
+/// per policy and the speedup over `coupled`.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/model/eval/eval_sim.hpp"
+#include "sim/policy_api/catalog.hpp"
+
+namespace acmesim {
+
+struct EvalBenchArgs {
+  double model_gb = 14.6;  // InternLM-7B in bf16 (evaluation-workload.md §6 [D])
+  std::vector<int> nodes{1, 4};
+  int gpus_per_node = 8;   // acme-paper.md §1: 8 A100 per node
+  std::string suite;       // YAML file
+  /// Each a policy name or a YAML mapping, e.g. "{name: decoupled, elastic: false}".
+  std::vector<std::string> policies{"coupled", "decoupled"};
+  bool ablation = false;
+  double nic_gbps = 25.0;  // acme-paper.md §1: 25 Gb/s storage NIC per node
+  double pcie_gbs = 25.0;  // evaluation-workload.md §6: PCIe Gen4 x16 in practice
+  /// evaluation-workload.md §8 recipe 2: priors are the history; actual runtimes deviate by a
+  /// lognormal factor with sigma ~0.2. Each (nodes, policy) runs `runs` times, seeds seed, seed+1, ...
+  double noise_sigma = 0.2;
+  int runs = 10;
+  std::uint64_t seed = 1;
+};
+
+struct EvalBenchRow {
+  int nodes = 0;
+  std::string policy;  // label
+  EvalPlan plan;                // from priors only, so the same for every run
+  std::vector<EvalResult> runs;  // one per seed
+  std::vector<double> speedups;  // per run: coupled makespan / this makespan (empty if no coupled row)
+
+  double mean_makespan_min() const;
+  double mean_hours(std::int64_t EvalResult::*field) const;
+  double mean_idle_hours() const;
+  double mean_speedup() const;
+};
+
+/// Runs every (nodes, policy) pair; the rows in order: per node count, the policies as given,
+/// then (with ablation) decoupled with each technique alone and with each one switched off.
+std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite& suite, const Catalog& catalog);
+
+/// The table `acmesim eval-bench` prints.
+std::string eval_bench_table(const EvalBenchArgs& args, const EvalSuite& suite, const std::vector<EvalBenchRow>& rows);
+
+/// Profile of one dataset's trial in a result (for the HumanEval check of Fig 13): the share of
+/// the trial spent before inference and in the on-GPU metric tail. False if not a single-dataset trial.
+struct TrialProfile {
+  double load_share = 0;
+  double metric_share = 0;
+  double seconds = 0;
+};
+bool trial_profile(const EvalPlan& plan, const EvalResult& result, std::uint32_t dataset, TrialProfile& out);
+
+int run_eval_bench(const EvalBenchArgs& args, const Catalog& catalog);
+
+}  // namespace acmesim

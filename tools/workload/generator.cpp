@@ -1,0 +1,349 @@
+#include "tools/workload/generator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <memory>
+
+// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+#pragma GCC diagnostic pop
+#include <boost/random/bernoulli_distribution.hpp>
+#include <boost/random/discrete_distribution.hpp>
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/geometric_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/model/cluster.hpp"
+#include "io/timestamp.hpp"
+
+namespace acmesim {
+
+namespace {
+
+using Uniform01 = boost::random::uniform_real_distribution<double>;
+
+/// One class of jobs: its size distribution as cumulative shares, so a size is drawn from a
+/// quantile v and the job's duration can be tied to v (size_duration_coupling).
+struct ClassSampler {
+  const JobClassProfile* profile;
+  std::vector<int> values;
+  std::vector<double> upper;  // cumulative share up to and including values[i]; last == 1
+
+  explicit ClassSampler(const JobClassProfile& p) : profile{&p} {
+    double total = 0;
+    for (const auto& entry : p.demand) total += entry.second;
+    double sum = 0;
+    for (const auto& [value, weight] : p.demand) {
+      values.push_back(value);
+      sum += weight;
+      upper.push_back(sum / total);
+    }
+    upper.back() = 1.0;
+  }
+  std::size_t index(double v) const {
+    return static_cast<std::size_t>(std::upper_bound(upper.begin(), upper.end() - 1, v) - upper.begin());
+  }
+  double lower(std::size_t i) const { return i == 0 ? 0.0 : upper[i - 1]; }
+};
+
+/// Completed / cancelled / failed shares at duration quantile u: linear between the rows.
+std::array<double, 3> state_shares(const std::vector<StateRow>& rows, double u) {
+  if (rows.size() == 1) return rows.front().percent;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (u <= rows[i].u) {
+      const double w = (u - rows[i - 1].u) / (rows[i].u - rows[i - 1].u);
+      std::array<double, 3> out{};
+      for (std::size_t s = 0; s < 3; ++s) out[s] = rows[i - 1].percent[s] + w * (rows[i].percent[s] - rows[i - 1].percent[s]);
+      return out;
+    }
+  }
+  return rows.back().percent;
+}
+
+struct Draft {
+  std::int64_t submit_s;
+  std::uint64_t order;  // generation order: ties in submit time keep it
+  std::uint32_t user;
+  JobType type;
+  Demand demand;
+  std::int64_t runtime_s;
+  FinalState state;
+};
+
+std::string base36_id(Rng& rng) {
+  static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  boost::random::uniform_int_distribution<int> digit(0, 35);
+  std::string id = "dlc";  // Kalos job ids look like `dlc…` (acme-paper.md §1 [R-nb])
+  for (int i = 0; i < 13; ++i) id.push_back(kDigits[digit(rng)]);
+  return id;
+}
+
+}  // namespace
+
+Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& options) {
+  if (!(options.load > 0)) throw InputError(fmt::format("--load: expected a number > 0, found {}", options.load));
+  if (options.days && options.jobs && options.load != 1.0) {
+    throw InputError("--days, --jobs and --load together over-determine the trace: give at most two of them");
+  }
+  const double rate_per_day = profile.jobs / profile.days * options.load;
+  double days = profile.days;
+  std::uint64_t total = 0;
+  if (options.jobs) {
+    total = *options.jobs;
+    days = options.days ? *options.days : static_cast<double>(total) / rate_per_day;
+  } else {
+    if (options.days) days = *options.days;
+    total = static_cast<std::uint64_t>(std::llround(rate_per_day * days));
+  }
+  if (!(days > 0)) throw InputError(fmt::format("--days: expected a number > 0, found {}", days));
+  const auto span_s = std::max<std::int64_t>(1, std::llround(days * 86400.0));
+  const std::int64_t hours = std::max<std::int64_t>(1, (span_s + 3599) / 3600);
+
+  // Submission cycle: weight of each hour of the span = hourly[local hour] x weekly[local day].
+  std::vector<double> hour_weights(static_cast<std::size_t>(hours));
+  for (std::int64_t h = 0; h < hours; ++h) {
+    const std::int64_t local = profile.start_unix + h * 3600 + std::int64_t{profile.arrival_utc_offset_minutes} * 60;
+    const std::int64_t day = local >= 0 ? local / 86400 : (local - 86399) / 86400;
+    const auto hour_of_day = static_cast<std::size_t>((local - day * 86400) / 3600);
+    const auto weekday = static_cast<std::size_t>(((day + 3) % 7 + 7) % 7);  // 1970-01-01 was a Thursday
+    hour_weights[static_cast<std::size_t>(h)] = profile.hourly[hour_of_day] * profile.weekly[weekday];
+  }
+  boost::random::discrete_distribution<std::size_t> pick_hour(hour_weights.begin(), hour_weights.end());
+
+  // A unit is one CPU job, one GPU job, or one burst of evaluation jobs. Unit weights are the job
+  // shares divided by the mean unit size, so the job mix matches the shares.
+  double total_share = 0;
+  for (const auto& t : profile.gpu_types) total_share += t.share;
+  std::vector<ClassSampler> classes;
+  std::vector<double> unit_weights;
+  for (const auto& t : profile.gpu_types) {
+    classes.emplace_back(t);
+    unit_weights.push_back((1.0 - profile.cpu_job_share) * t.share / total_share / t.burst_mean_size);
+  }
+  classes.emplace_back(profile.cpu_jobs);
+  unit_weights.push_back(profile.cpu_job_share);
+  boost::random::discrete_distribution<std::size_t> pick_class(unit_weights.begin(), unit_weights.end());
+
+  std::vector<double> user_weights(static_cast<std::size_t>(profile.users));
+  for (std::size_t k = 0; k < user_weights.size(); ++k) {
+    user_weights[k] = 1.0 / std::pow(static_cast<double>(k + 1), profile.user_zipf);
+  }
+  boost::random::discrete_distribution<std::uint32_t> pick_user(user_weights.begin(), user_weights.end());
+
+  Rng arrivals{options.seed, "synth/arrivals"};
+  Rng kinds{options.seed, "synth/classes"};
+  Rng users{options.seed, "synth/users"};
+  Rng demands{options.seed, "synth/demand"};
+  Rng durations{options.seed, "synth/duration"};
+  Rng states{options.seed, "synth/state"};
+  Uniform01 uniform;
+  const ClusterSpec& cluster = profile.cluster;
+  const Cluster empty{cluster};
+
+  std::vector<Draft> drafts;
+  drafts.reserve(total);
+  while (drafts.size() < total) {
+    const std::size_t c = pick_class(kinds);
+    const ClassSampler& cls = classes[c];
+    const bool cpu = c + 1 == classes.size();
+    std::uint64_t size = 1;
+    if (cls.profile->burst_mean_size > 1) {
+      boost::random::geometric_distribution<std::uint64_t> extra(1.0 / cls.profile->burst_mean_size);
+      size = 1 + extra(kinds);
+    }
+    size = std::min<std::uint64_t>(size, total - drafts.size());
+    const std::int64_t hour = static_cast<std::int64_t>(pick_hour(arrivals));
+    boost::random::uniform_int_distribution<std::int64_t> second(0, std::min<std::int64_t>(3600, span_s - hour * 3600) - 1);
+    std::int64_t t = hour * 3600 + second(arrivals);
+    const std::uint32_t user = pick_user(users);
+    // A burst evaluates one checkpoint: one user, one model, so one GPU count for all its trials.
+    const std::size_t size_index = cls.index(uniform(demands));
+    const int amount = cls.values[size_index];
+    Demand demand;
+    if (cpu) {
+      demand = Demand{1, 0, amount, profile.cpu_job_mem_gb};
+    } else {
+      const int nodes = (amount + cluster.gpus_per_node - 1) / cluster.gpus_per_node;
+      demand = Demand{nodes, amount, amount * profile.cpus_per_gpu, 0};
+      demand.mem_gib_per_node = demand.gpus_per_node_max() * profile.mem_gb_per_gpu;
+    }
+    if (const auto why = empty.never_fits(demand)) {
+      throw InputError(fmt::format("{}: a {} job of {} {} can never fit the profile's cluster: {}", profile.source,
+                                   cpu ? std::string("CPU") : std::string(name(cls.profile->type)), amount,
+                                   cpu ? "CPUs" : "GPUs", *why));
+    }
+    boost::random::exponential_distribution<double> gap(cls.profile->burst_gap_s > 0 ? 1.0 / cls.profile->burst_gap_s : 1.0);
+    for (std::uint64_t i = 0; i < size; ++i) {
+      if (i > 0 && cls.profile->burst_gap_s > 0) t += static_cast<std::int64_t>(std::floor(gap(arrivals)));
+      // With probability `coupling` the duration quantile lies in the same quantile band as the
+      // size: both marginals stay exact, and bigger jobs of a type run longer.
+      double u = uniform(durations);
+      if (cls.profile->size_duration_coupling > 0 && uniform(durations) < cls.profile->size_duration_coupling) {
+        u = cls.lower(size_index) + u * (cls.upper[size_index] - cls.lower(size_index));
+      }
+      // ceil: a job drawn at x <= 2^i s is recorded at <= 2^i s, so the CDF grid points are kept.
+      const double x = std::min(cls.profile->duration.inverse(u), profile.max_duration_s);
+      const auto runtime = static_cast<std::int64_t>(std::ceil(x - 1e-9));
+      const auto shares = state_shares(cls.profile->states, u);
+      boost::random::discrete_distribution<int> pick_state(shares.begin(), shares.end());
+      FinalState state = kFinalStates[static_cast<std::size_t>(pick_state(states))];
+      if (state == FinalState::Failed) {
+        if (static_cast<double>(runtime) >= profile.max_duration_s) {
+          state = FinalState::Timeout;
+        } else if (demand.nodes > 1 && profile.node_fail_share > 0 &&
+                   boost::random::bernoulli_distribution<double>(profile.node_fail_share)(states)) {
+          state = FinalState::NodeFail;
+        }
+      }
+      drafts.push_back(Draft{t, drafts.size(), user, cpu ? JobType::Other : cls.profile->type, demand, runtime, state});
+    }
+  }
+  std::sort(drafts.begin(), drafts.end(), [](const Draft& a, const Draft& b) {
+    return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.order < b.order;
+  });
+
+  Trace trace;
+  trace.path = profile.source;
+  trace.schema = profile.schema;
+  trace.epoch_unix_seconds = profile.start_unix;
+  trace.utc_offset_minutes = profile.utc_offset_minutes;
+  trace.rows_read = drafts.size();
+  trace.jobs.reserve(drafts.size());
+  std::vector<std::int64_t> user_ids(static_cast<std::size_t>(profile.users), -1);  // interned in submission order
+  Rng ids{options.seed, "synth/ids"};
+  for (std::size_t i = 0; i < drafts.size(); ++i) {
+    const Draft& d = drafts[i];
+    JobSpec job;
+    job.id = JobId{static_cast<std::uint32_t>(i)};
+    // Seren ids are integers increasing with submission (acme-paper.md §2.2 [R-nb]); the base is our choice.
+    job.trace_id = profile.schema == TraceSchema::Kalos ? base36_id(ids) : fmt::format("{}", 5000000 + i);
+    std::int64_t& uid = user_ids[d.user];
+    if (uid < 0) {
+      uid = static_cast<std::int64_t>(trace.users.size());
+      // Seren users look like u5907, Kalos users like uf794 (acme-paper.md §2.2 [R-nb]).
+      trace.users.push_back(profile.schema == TraceSchema::Kalos ? fmt::format("u{:x}", 0x1000 + d.user)
+                                                                 : fmt::format("u{}", 1000 + d.user));
+    }
+    job.user = UserId{static_cast<std::uint32_t>(uid)};
+    job.type = d.type;
+    job.demand = d.demand;
+    job.submitted = SimTime{seconds(d.submit_s)};
+    job.runtime = seconds(d.runtime_s);
+    job.recorded_state = d.state;
+    job.source_line = static_cast<std::uint32_t>(i + 2);
+    trace.jobs.push_back(std::move(job));
+  }
+  return trace;
+}
+
+ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile, const Catalog& catalog,
+                                    std::uint64_t seed) {
+  // The launch latency is held as part of the allocation: the scheduler decides at t, the pod
+  // runs from t + latency (acme-paper.md §2.7: Kalos has a ~10-15 s Kubernetes launch floor).
+  std::vector<std::int64_t> latency_s(trace.jobs.size(), 0);
+  std::vector<JobSpec> simulated = trace.jobs;
+  if (!profile.launch_latency.points.empty()) {
+    Rng rng{seed, "synth/launch-latency"};
+    Uniform01 uniform;
+    for (std::size_t i = 0; i < simulated.size(); ++i) {
+      latency_s[i] = static_cast<std::int64_t>(std::ceil(profile.launch_latency.inverse(uniform(rng)) - 1e-9));
+      simulated[i].runtime += seconds(latency_s[i]);
+    }
+  }
+  Simulation sim{profile.cluster, simulated,
+                 core_policies(catalog,
+                               catalog.schedulers.make(PolicyArgs{"scheduler", profile.scheduler,
+                                                                  profile.scheduler_params, profile.scheduler_where,
+                                                                  seed}),
+                               catalog.placements.make(PolicyArgs::named("placement", profile.placement, seed)))};
+  ScheduleReport report{sim.run()};
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+    const JobStatus& s = report.result.jobs[i];
+    if (s.phase != JobPhase::Ended) {
+      throw SimulationError(fmt::format("synth: job {} did not run under scheduler '{}'", trace.jobs[i].trace_id,
+                                        profile.scheduler));
+    }
+    trace.jobs[i].recorded_start = *s.started + seconds(latency_s[i]);
+  }
+  return report;
+}
+
+namespace {
+
+void append_times(std::string& out, TimestampWriter& writer, const JobSpec& job, bool kalos) {
+  const SimTime start = *job.recorded_start;
+  const SimTime end = start + job.runtime;
+  writer.append(out, job.submitted.time_since_epoch().count());
+  out.push_back(',');
+  writer.append(out, start.time_since_epoch().count());
+  out.push_back(',');
+  writer.append(out, end.time_since_epoch().count());
+  out.push_back(',');
+  if (kalos) {
+    // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows, §2.2 [R-nb]).
+    const bool failed = job.recorded_state != FinalState::Completed && job.recorded_state != FinalState::Cancelled;
+    if (failed) writer.append(out, end.time_since_epoch().count());
+    out.push_back(',');
+    if (job.recorded_state == FinalState::Cancelled) writer.append(out, end.time_since_epoch().count());
+    out.push_back(',');
+  }
+}
+
+}  // namespace
+
+void write_acme_trace(const std::string& path, const Trace& trace, const WorkloadProfile& profile) {
+  const bool kalos = profile.schema == TraceSchema::Kalos;
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw InputError(fmt::format("{}: cannot open for writing", path));
+  boost::iostreams::filtering_ostream out;
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  if (gz) {
+    boost::iostreams::gzip_params params(boost::iostreams::gzip::default_compression);
+    params.mtime = 0;  // no timestamp: same content, same bytes
+    out.push(boost::iostreams::gzip_compressor(params));
+  }
+  out.push(file);
+  // Column order of trace_seren.csv and trace_kalos.csv (acme-paper.md §2.2 [R-nb]).
+  std::string buffer = kalos ? "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,"
+                               "submit_time,start_time,end_time,fail_time,stop_time,duration,queue,gpu_time\n"
+                             : "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,"
+                               "duration,queue,gpu_time\n";
+  TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
+  for (const JobSpec& job : trace.jobs) {
+    if (!job.recorded_start) throw SimulationError(fmt::format("synth: job {} has no start to write", job.trace_id));
+    const std::int64_t duration = job.runtime.count() / 1000;
+    const std::int64_t queue = (*job.recorded_start - job.submitted).count() / 1000;
+    fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},", job.trace_id, trace.user_name(job.user),
+                   job.demand.nodes, job.demand.gpus, job.demand.cpus);
+    if (kalos) {
+      fmt::format_to(std::back_inserter(buffer), "{},{:.1f},", job.demand.mem_gib_per_node,
+                     job.demand.cpu_only() ? 0.0 : profile.shared_mem_gb);
+    }
+    fmt::format_to(std::back_inserter(buffer), "{},{},", name(job.type), name(job.recorded_state));
+    append_times(buffer, writer, job, kalos);
+    // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both (§2.2 [R-nb]).
+    if (kalos) {
+      fmt::format_to(std::back_inserter(buffer), "{},{}.0,{}.0\n", duration, queue, duration * job.demand.gpus);
+    } else {
+      fmt::format_to(std::back_inserter(buffer), "{},{},{}.0\n", duration, queue, duration * job.demand.gpus);
+    }
+    if (buffer.size() > (1U << 20)) {
+      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      buffer.clear();
+    }
+  }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  out.reset();  // flushes and finishes the gzip stream
+  file.flush();
+  if (!file) throw InputError(fmt::format("{}: cannot write (disk full?)", path));
+}
+
+}  // namespace acmesim
