@@ -32,6 +32,8 @@ packages=(
   catch2                         # tests (Catch2 v2 on Debian 12)
   libfccp-dev                    # fast CSV reading of traces
   libcli11-dev                   # the command line
+  libbenchmark-dev               # micro-benchmarks (bench/)
+  clang-format                   # formatting, checked in CI
 )
 
 if [ "$install" = 1 ]; then

@@ -159,7 +159,7 @@ private:
 
   void refresh_in_quota(const SchedulingPass& pass) {
     for (auto it = in_quota_.begin(); it != in_quota_.end();) {
-      const JobStatus& s = pass.status(it->first);
+      const JobView s = pass.status(it->first);
       if (s.phase == JobPhase::Running && s.attempt == it->second) {
         ++it;
         continue;

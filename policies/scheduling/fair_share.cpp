@@ -72,7 +72,7 @@ private:
     const double weight = scale(pass.now());
     for (auto it = active_.begin(); it != active_.end();) {
       const auto [job, charged] = *it;
-      const JobStatus& s = pass.status(job);
+      const JobView s = pass.status(job);
       const JobSpec& spec = pass.job(job);
       const bool running = s.phase == JobPhase::Running;
       const std::int64_t held =

@@ -46,7 +46,7 @@ public:
   }
 
   void enqueue(const JobSpec& job) override { queue_.insert({0, job.submitted, job.id}); }
-  void requeue(const JobSpec& job, const JobStatus& status) override {
+  void requeue(const JobSpec& job, const JobView& status) override {
     queue_.insert({level(std::int64_t{job.demand.gpus} * status.done.count()), job.submitted, job.id});
   }
 
@@ -82,7 +82,7 @@ private:
     const JobSpec& spec = pass.job(job);
     running_.add(pass, key(pass, job, lvl), job);
     if (spec.demand.gpus == 0 || lvl >= static_cast<int>(thresholds_ms_.size())) return;
-    const JobStatus& s = pass.status(job);
+    const JobView s = pass.status(job);
     const std::int64_t attained = std::int64_t{spec.demand.gpus} * s.done.count();
     const std::int64_t to_go = thresholds_ms_[static_cast<std::size_t>(lvl)] - attained;
     const SimTime at = s.attempt_started + s.attempt_overhead + Duration{(to_go + spec.demand.gpus - 1) / spec.demand.gpus};
@@ -95,7 +95,7 @@ private:
     while (!due_.empty() && std::get<0>(due_.top()) <= pass.now()) {
       const auto [at, job, attempt, lvl] = due_.top();
       due_.pop();
-      const JobStatus& s = pass.status(job);
+      const JobView s = pass.status(job);
       if (s.phase != JobPhase::Running || s.attempt != attempt) continue;
       running_.entries().erase({key(pass, job, lvl - 1), job, attempt});
       running_.entries().insert({key(pass, job, lvl), job, attempt});

@@ -26,12 +26,12 @@ public:
                    from_seconds(args.get<double>("default_duration_s", 3600.0))} {}
 
   void enqueue(const JobSpec& job) override { insert(job, Duration{0}); }
-  void requeue(const JobSpec& job, const JobStatus& status) override { insert(job, status.done); }
+  void requeue(const JobSpec& job, const JobView& status) override { insert(job, status.done); }
 
   void select(SchedulingPass& pass) override {
     learn_ended(pass);
     start_in_order(pass, queue_, [&](JobId head) {
-      const JobStatus& s = pass.status(head);
+      const JobView s = pass.status(head);
       reveal_.push({pass.now() + s.attempt_overhead + (pass.job(head).runtime - s.done), head, s.attempt});
     });
   }
@@ -46,7 +46,7 @@ private:
     while (!reveal_.empty() && std::get<0>(reveal_.top()) <= pass.now()) {
       const auto [at, job, attempt] = reveal_.top();
       reveal_.pop();
-      const JobStatus& s = pass.status(job);
+      const JobView s = pass.status(job);
       // An interrupted attempt is dropped here; its restart pushes a new entry.
       if (s.phase == JobPhase::Ended && s.attempt == attempt) predictor_.learn(pass.job(job), pass.job(job).runtime);
     }

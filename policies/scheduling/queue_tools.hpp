@@ -84,7 +84,7 @@ public:
   }
   /// True if `e`'s job is still running the attempt it was started for.
   static bool live(const SchedulingPass& pass, const Entry& e) {
-    const JobStatus& s = pass.status(e.job);
+    const JobView s = pass.status(e.job);
     return s.phase == JobPhase::Running && s.attempt == e.attempt;
   }
   void sweep(const SchedulingPass& pass) {

@@ -57,7 +57,7 @@ public:
   /// When a job that is running (or about to start now) is expected to end. A job that
   /// outlives its estimate is expected to end within the next second, as Slurm would end it.
   SimTime end_of(const SchedulingPass& pass, JobId id) const {
-    const JobStatus& s = pass.status(id);
+    const JobView s = pass.status(id);
     const Duration left = std::max(Duration{0}, of(pass.job(id)) - s.done);
     return std::max(s.attempt_started + s.attempt_overhead + left, pass.now() + seconds(1));
   }

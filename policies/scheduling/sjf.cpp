@@ -16,7 +16,7 @@ namespace {
 class Sjf final : public Scheduler {
 public:
   void enqueue(const JobSpec& job) override { queue_.insert({job.runtime, job.submitted, job.id}); }
-  void requeue(const JobSpec& job, const JobStatus& status) override {
+  void requeue(const JobSpec& job, const JobView& status) override {
     queue_.insert({job.runtime - status.done, job.submitted, job.id});
   }
 

@@ -23,7 +23,7 @@ public:
       : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))} {}
 
   void enqueue(const JobSpec& job) override { queue_.insert({job.runtime, job.submitted, job.id}); }
-  void requeue(const JobSpec& job, const JobStatus& status) override {
+  void requeue(const JobSpec& job, const JobView& status) override {
     queue_.insert({job.runtime - status.done, job.submitted, job.id});
   }
 

@@ -64,6 +64,7 @@ struct JobSpec {
 /// Pending: not yet submitted. Queued: with the scheduler. Running: holds resources.
 /// Waiting: interrupted, out of the queue until its requeue time (e.g. recovering from a failure).
 enum class JobPhase : std::uint8_t { Pending, Queued, Running, Waiting, Ended, Unschedulable };
+inline constexpr std::size_t kJobPhaseCount = 6;
 
 /// Why a running job lost its resources before its end.
 enum class InterruptCause : std::uint8_t { Preempted, Failed };

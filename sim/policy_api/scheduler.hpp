@@ -10,9 +10,25 @@
 
 namespace acmesim {
 
-/// A job holding resources now. `expected_end` is when it ends if nothing interrupts it (its
-/// attempt's start + restart overhead + remaining work): the true end, an oracle that srtf may
-/// use; schedulers that must not know it (backfill with estimates) use only the ids and status().
+/// What a real scheduler knows of a job's run so far: its phase, its attempts, the work it kept
+/// and the GPU time it held. Not what the outcome model decided (how much work the job will
+/// really do before it ends, or fails): a scheduler cannot know a job's future.
+struct JobView {
+  JobPhase phase = JobPhase::Pending;
+  std::uint32_t attempt = 0;       // number of starts
+  std::optional<SimTime> started;  // first start
+  SimTime attempt_started{};       // start of the current (or last) attempt
+  Duration attempt_overhead{};     // restart overhead paid at the start of the current attempt
+  Duration done{};                 // work kept from interrupted attempts
+  std::int64_t held_gpu_ms = 0;    // GPU time held over all closed attempts
+  std::uint32_t preemptions = 0;
+  std::uint32_t failures = 0;
+};
+
+/// A job holding resources now. `expected_end` is when it would end if nothing interrupts it
+/// and it runs its recorded duration (attempt start + restart overhead + the recorded duration
+/// left, stretched by checkpoint stalls): the oracle srtf uses. It is not the outcome model's
+/// end, so a job that will fail early does not tell the scheduler so.
 struct RunningJob {
   SimTime expected_end;
   JobId job;
@@ -22,12 +38,12 @@ struct RunningJob {
 /// interruption: O(log n) each, n = running jobs.
 using RunningJobs = std::set<RunningJob>;
 
-/// Work `status` has done by `now`: kept from earlier attempts plus the current attempt's
+/// Work `job` has done by `now`: kept from earlier attempts plus the current attempt's
 /// progress after its restart overhead. Attained GPU service is this times the job's GPUs.
-inline Duration work_done(const JobStatus& status, SimTime now) {
-  if (status.phase != JobPhase::Running) return status.done;
-  const Duration in_attempt = now - status.attempt_started - status.attempt_overhead;
-  return status.done + std::max(Duration{0}, in_attempt);
+inline Duration work_done(const JobView& job, SimTime now) {
+  if (job.phase != JobPhase::Running) return job.done;
+  const Duration in_attempt = now - job.attempt_started - job.attempt_overhead;
+  return job.done + std::max(Duration{0}, in_attempt);
 }
 
 /// What a scheduler sees and may do during one pass. Lives only during select().
@@ -46,7 +62,7 @@ public:
   /// attempt's progress; its next start pays `how.restart_overhead`. The cause is Preempted.
   virtual void preempt(JobId job, const Interruption& how) = 0;
   /// What the simulation has done to `job` so far (attempts, work kept, ...).
-  virtual const JobStatus& status(JobId job) const = 0;
+  virtual JobView status(JobId job) const = 0;
   /// Every job holding resources now, by expected end (see RunningJob).
   virtual const RunningJobs& running() const = 0;
   /// Asks for another pass at `at` (> now) even if nothing else happens then.
@@ -62,7 +78,7 @@ public:
   virtual void enqueue(const JobSpec& job) = 0;
   /// `job` wants resources again after an interruption (preemption, failure); `status` says
   /// how much work it kept. By default it joins the queue like a new submission.
-  virtual void requeue(const JobSpec& job, const JobStatus& status) {
+  virtual void requeue(const JobSpec& job, const JobView& status) {
     (void)status;
     enqueue(job);
   }

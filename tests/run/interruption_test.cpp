@@ -19,7 +19,7 @@ public:
   explicit ScriptedScheduler(std::multimap<std::int64_t, std::pair<JobId, Interruption>> script)
       : script_{std::move(script)} {}
   void enqueue(const JobSpec& job) override { queue_.push_back(job.id); }
-  void requeue(const JobSpec& job, const JobStatus&) override { queue_.push_front(job.id); }
+  void requeue(const JobSpec& job, const JobView&) override { queue_.push_front(job.id); }
   void select(SchedulingPass& pass) override {
     const std::int64_t now_s = pass.now().time_since_epoch().count() / 1000;
     for (auto it = script_.begin(); it != script_.end() && it->first <= now_s;) {

@@ -1,0 +1,54 @@
+#pragma once
+/// The arithmetic of attempts: a job's attempt (one start) first pays its restart overhead, then
+/// works, stalled by its checkpoints (sim/model/checkpoint.hpp), until it ends or is
+/// interrupted. This class owns each job's checkpoint plan, opens and closes attempts on the
+/// job's status, and checks at the end of a run that every job did exactly its work and that
+/// the GPU time jobs held is the GPU time the cluster lent (conservation).
+///
+/// Cost: every operation on one job O(1); check_conservation O(jobs), once per run.
+#include <cstdint>
+#include <vector>
+
+#include "sim/model/checkpoint.hpp"
+#include "sim/model/job.hpp"
+#include "sim/run/job_table.hpp"
+
+namespace acmesim {
+
+/// What closing an attempt booked on the job, for the run's loss accounting.
+struct ClosedAttempt {
+  AttemptSplit split;                // work, stall and durably kept work of the attempt
+  std::int64_t overhead_gpu_ms = 0;  // GPU time of the restart overhead it paid
+};
+
+class Attempts {
+public:
+  explicit Attempts(std::size_t jobs) : plans_(jobs) {}
+
+  void add_job() { plans_.emplace_back(); }
+  void set_plan(JobId id, const CheckpointPlan& plan) { plans_[id.value()] = plan; }
+
+  /// Opens an attempt of `status` now: it pays the overhead its last interruption left.
+  static void open(JobStatus& status, SimTime now);
+
+  /// When the current attempt ends if nothing interrupts it, given the work it must reach:
+  /// restart overhead, then the work left stretched by the checkpoint stalls on the way.
+  SimTime end_of(JobId id, const JobStatus& status, Duration work) const;
+
+  /// The current attempt's split into work, checkpoint stalls and durably kept work, at `now`.
+  AttemptSplit split(JobId id, const JobStatus& status, SimTime now) const;
+
+  /// Closes the current attempt's books at `now`: GPU time held, overhead, checkpoint stalls
+  /// and the attempt's work go onto the status.
+  ClosedAttempt close(JobId id, JobStatus& status, int gpus, SimTime now) const;
+
+  /// Throws SimulationError unless every ended job did exactly its work, every GPU-ms it held
+  /// was useful work, lost work, restart overhead or checkpoint stall, no job is left mid-run,
+  /// and the jobs held `lent_gpu_ms` in all.
+  static void check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms);
+
+private:
+  std::vector<CheckpointPlan> plans_;  // by JobId; set at submission for jobs recovery covers
+};
+
+}  // namespace acmesim

@@ -1,0 +1,67 @@
+#pragma once
+/// The live job table of a run: every job's spec (the trace's, then those a JobHook spawned)
+/// and status, and how many jobs are in each phase. The phase counts are the only counters of
+/// the run: set_phase() keeps them, so "how many are queued" can never disagree with the jobs.
+///
+/// Cost: every operation O(1); spawn() amortized O(1). Specs of spawned jobs live in a deque,
+/// so references to them stay valid while more are spawned.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/model/job.hpp"
+
+namespace acmesim {
+
+class JobTable {
+public:
+  /// `trace_jobs` must outlive the table (runs share one trace without copying it).
+  explicit JobTable(const std::vector<JobSpec>& trace_jobs)
+      : trace_jobs_{trace_jobs}, statuses_(trace_jobs.size()) {
+    counts_[index(JobPhase::Pending)] = trace_jobs.size();
+  }
+
+  std::size_t size() const { return statuses_.size(); }
+  const std::vector<JobSpec>& trace_jobs() const { return trace_jobs_; }
+  const JobSpec& spec(JobId id) const {
+    return id.value() < trace_jobs_.size() ? trace_jobs_[id.value()] : spawned_[id.value() - trace_jobs_.size()];
+  }
+  JobStatus& status(JobId id) { return statuses_[id.value()]; }
+  const JobStatus& status(JobId id) const { return statuses_[id.value()]; }
+
+  /// Appends a job (Pending) with the next id, which it returns; `spec.id` is set to it.
+  JobId add(JobSpec spec) {
+    const JobId id{static_cast<std::uint32_t>(statuses_.size())};
+    spec.id = id;
+    spawned_.push_back(std::move(spec));
+    statuses_.emplace_back();
+    ++counts_[index(JobPhase::Pending)];
+    return id;
+  }
+
+  void set_phase(JobId id, JobPhase phase) {
+    JobStatus& s = statuses_[id.value()];
+    --counts_[index(s.phase)];
+    ++counts_[index(phase)];
+    s.phase = phase;
+  }
+  std::size_t count(JobPhase phase) const { return counts_[index(phase)]; }
+  /// Ended or never schedulable: nothing more will happen to them.
+  std::size_t settled() const { return count(JobPhase::Ended) + count(JobPhase::Unschedulable); }
+  bool all_settled() const { return settled() == size(); }
+
+  /// The end of a run: the statuses and spawned specs move into its result.
+  std::vector<JobStatus> take_statuses() { return std::move(statuses_); }
+  std::vector<JobSpec> spawned() const { return {spawned_.begin(), spawned_.end()}; }
+
+private:
+  static std::size_t index(JobPhase phase) { return static_cast<std::size_t>(phase); }
+
+  const std::vector<JobSpec>& trace_jobs_;
+  std::deque<JobSpec> spawned_;  // ids trace_jobs_.size() + i
+  std::vector<JobStatus> statuses_;
+  std::array<std::size_t, kJobPhaseCount> counts_{};  // by JobPhase
+};
+
+}  // namespace acmesim

@@ -1,0 +1,64 @@
+#pragma once
+/// What a run produced, assembled once at its end (Simulation::run); every output is written
+/// from this (io/outputs.hpp) and every statistic computed from it (sim/metrics/summary.hpp).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/id.hpp"
+#include "sim/core/time.hpp"
+#include "sim/model/failure.hpp"
+#include "sim/model/job.hpp"
+
+namespace acmesim {
+
+struct TimelineSample {
+  SimTime at;
+  int allocated_gpus;
+  int allocated_cpus;
+  std::uint32_t running;
+  std::uint32_t queued;
+};
+
+struct Unschedulable {
+  JobId job;
+  std::string reason;
+};
+
+struct Conflict {
+  JobId job;
+  SimTime wanted;  // when the policy wanted to start it (replay: the recorded start)
+};
+
+struct RunResult {
+  std::vector<JobStatus> jobs;  // by JobId: the trace's jobs, then the spawned ones
+  std::vector<TimelineSample> timeline;
+  std::vector<Unschedulable> unschedulable;
+  std::uint64_t conflicts = 0;
+  std::vector<Conflict> first_conflicts;  // at most kKeptConflicts
+  std::uint64_t unstarted = 0;            // queued when the run ran out of events
+  std::uint64_t events = 0;
+  std::string fingerprint;
+  SimTime first_submit{};
+  SimTime last_end{};
+  std::int64_t allocated_gpu_ms = 0;  // integral of allocated GPUs over time
+  std::vector<JobSpec> spawned;       // jobs a JobHook created, ids from the trace's size on
+  // Failures (docs/failures.md): node events from the failure model, node downtime, losses.
+  std::uint64_t node_failures = 0;             // node failure events processed
+  std::uint64_t node_failures_while_down = 0;  // of which hit a node already down
+  std::uint64_t node_repairs = 0;
+  std::array<std::uint64_t, kFailureReasonCount> node_failures_by_reason{};
+  std::uint64_t jobs_killed = 0;  // jobs ended NODE_FAIL by a node failure (not covered by recovery)
+  std::int64_t down_node_ms = 0;  // integral of down GPU nodes from the first submission to the last end
+  /// GPU time lost per failure reason: work redone + restart overheads paid after the failure +
+  /// the whole attempt of a job a failure killed for good.
+  std::array<std::int64_t, kFailureReasonCount> lost_gpu_ms_by_reason{};
+  double wall_seconds = 0;   // not part of any output file (outputs are reproducible)
+  int gpu_nodes = 0;         // of the cluster (node availability)
+  std::string outcome_note;  // what the outcome model said about itself (e.g. its calibration)
+
+  static constexpr std::size_t kKeptConflicts = 20;
+};
+
+}  // namespace acmesim
