@@ -1,18 +1,30 @@
-#include "app/failures.hpp"
+// `acmesim failures`: the Table-3-style failure breakdown of simulated runs.
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "app/command.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 
-namespace acmesim {
+namespace acmesim::app {
 
-int failures_command(const std::vector<std::string>& paths) {
-  FailureBreakdown pooled;
-  for (const std::string& path : paths) add_failures_from_csv(path, pooled);
-  fmt::print("failure breakdown of {} file{} (Table 3 of the Acme paper: share of failures and of failed GPU time)\n",
-             paths.size(), paths.size() == 1 ? "" : "s");
-  fmt::print("{}", format_failure_breakdown(pooled));
-  return 0;
+void add_failures(CLI::App& app, Context& /*context*/) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = app.add_subcommand(
+      "failures", "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures and "
+                  "failed GPU time per category and reason (several jobs.csv files are pooled)");
+  cmd->add_option("jobs_csv", *files, "jobs.csv of a run (or an AcmeTrace CSV: FAILED rows, reason Unknown)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->callback([files] {
+    FailureBreakdown pooled;
+    for (const std::string& path : *files) add_failures_from_csv(path, pooled);
+    fmt::print("failure breakdown of {} file{} (Table 3 of the Acme paper: share of failures and of failed GPU time)\n",
+               files->size(), files->size() == 1 ? "" : "s");
+    fmt::print("{}", format_failure_breakdown(pooled));
+  });
 }
 
-}  // namespace acmesim
+}  // namespace acmesim::app

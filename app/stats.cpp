@@ -1,9 +1,13 @@
 // `acmesim stats`: the paper's characterization of a trace (tools/workload/trace_stats.hpp).
 #include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
-#include "app/commands.hpp"
+#include "app/command.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 #include "sim/core/error.hpp"
 #include "io/acme_trace.hpp"
@@ -15,21 +19,15 @@
 
 namespace acmesim::app {
 
-CLI::App* add_stats_command(CLI::App& app, StatsArgs& args) {
-  CLI::App* cmd = app.add_subcommand(
-      "stats",
-      "Characterize a trace as the paper does: every cluster_summary.csv column, and per job type the shares of jobs "
-      "and GPU time, duration and queue quantiles and CDFs at 2^i s, GPU-demand quartiles and final states. Reads "
-      "trace_seren.csv, trace_kalos.csv (plain or gzip) and acmesim's jobs.csv");
-  cmd->add_option("trace", args.trace, "The trace file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--format", args.format, "table (default), csv (metric,value,...) or json")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  cmd->add_option("--compare", args.compare,
-                  "Put a reference beside each metric with its difference, relative error and target: seren or kalos "
-                  "(the paper's numbers, configs/reference/*.yaml) or a reference YAML file of your own");
-  cmd->add_flag("--skip-bad-rows", args.skip_bad_rows, "Skip malformed trace rows instead of stopping at the first");
-  return cmd;
-}
+namespace {
+
+struct StatsArgs {
+  std::string trace;
+  std::string format = "table";
+  std::string compare;
+  bool skip_bad_rows = false;
+};
+
 
 int run_stats(const StatsArgs& args) {
   std::optional<ReferenceRow> reference;
@@ -57,6 +55,25 @@ int run_stats(const StatsArgs& args) {
              std::chrono::duration<double>(t2 - t1).count(),
              trace.rows_skipped ? fmt::format("; skipped {} bad rows", trace.rows_skipped) : std::string());
   return 0;
+}
+
+}  // namespace
+
+void add_stats(CLI::App& app, Context& context) {
+  auto args = std::make_shared<StatsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "stats",
+      "Characterize a trace as the paper does: every cluster_summary.csv column, and per job type the shares of jobs "
+      "and GPU time, duration and queue quantiles and CDFs at 2^i s, GPU-demand quartiles and final states. Reads "
+      "trace_seren.csv, trace_kalos.csv (plain or gzip) and acmesim's jobs.csv");
+  cmd->add_option("trace", args->trace, "The trace file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--format", args->format, "table (default), csv (metric,value,...) or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  cmd->add_option("--compare", args->compare,
+                  "Put a reference beside each metric with its difference, relative error and target: seren or kalos "
+                  "(the paper's numbers, configs/reference/*.yaml) or a reference YAML file of your own");
+  cmd->add_flag("--skip-bad-rows", args->skip_bad_rows, "Skip malformed trace rows instead of stopping at the first");
+  cmd->callback([args, &context] { context.exit_code = run_stats(*args); });
 }
 
 }  // namespace acmesim::app

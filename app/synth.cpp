@@ -1,9 +1,13 @@
 // `acmesim synth`: generate an Acme-style trace from a workload profile (tools/workload/generator.hpp).
 #include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
-#include "app/commands.hpp"
+#include "app/command.hpp"
 #include "sim/core/error.hpp"
 #include "tools/workload/generator.hpp"
 #include "tools/workload/profile.hpp"
@@ -14,24 +18,18 @@
 
 namespace acmesim::app {
 
-CLI::App* add_synth_command(CLI::App& app, SynthArgs& args) {
-  CLI::App* cmd = app.add_subcommand(
-      "synth",
-      "Generate an Acme-style trace calibrated to the paper, in the exact AcmeTrace schema of the profile's cluster; "
-      "start, end and queue come from simulating the submissions on the profile's cluster and scheduler");
-  cmd->add_option("--profile", args.profile,
-                  "seren, kalos (configs/profiles/*.yaml) or a profile YAML of your own")
-      ->required();
-  cmd->add_option("--days", args.days, "Span of submissions in days (default: the profile's)");
-  cmd->add_option("--jobs", args.jobs, "Number of jobs (default: the profile's rate x days x load)");
-  cmd->add_option("--load", args.load,
-                  "Arrival-rate multiplier: with --days, X times the jobs; with --jobs, the same jobs in 1/X of the "
-                  "time (default 1)");
-  cmd->add_option("--seed", args.seed, "Seed of every random stream (default 1)");
-  cmd->add_option("-o,--out", args.out, "Output trace (.csv, or .csv.gz for gzip)")->required();
-  cmd->add_flag("-q,--quiet", args.quiet, "Print nothing but errors");
-  return cmd;
-}
+namespace {
+
+struct SynthArgs {
+  std::string profile;
+  std::optional<double> days;
+  std::optional<std::uint64_t> jobs;
+  double load = 1.0;
+  std::uint64_t seed = 1;
+  std::string out;
+  bool quiet = false;
+};
+
 
 int run_synth(const SynthArgs& args, const Catalog& catalog) {
   const WorkloadProfile profile =
@@ -56,6 +54,28 @@ int run_synth(const SynthArgs& args, const Catalog& catalog) {
   }
   (void)report;
   return 0;
+}
+
+}  // namespace
+
+void add_synth(CLI::App& app, Context& context) {
+  auto args = std::make_shared<SynthArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "synth",
+      "Generate an Acme-style trace calibrated to the paper, in the exact AcmeTrace schema of the profile's cluster; "
+      "start, end and queue come from simulating the submissions on the profile's cluster and scheduler");
+  cmd->add_option("--profile", args->profile,
+                  "seren, kalos (configs/profiles/*.yaml) or a profile YAML of your own")
+      ->required();
+  cmd->add_option("--days", args->days, "Span of submissions in days (default: the profile's)");
+  cmd->add_option("--jobs", args->jobs, "Number of jobs (default: the profile's rate x days x load)");
+  cmd->add_option("--load", args->load,
+                  "Arrival-rate multiplier: with --days, X times the jobs; with --jobs, the same jobs in 1/X of the "
+                  "time (default 1)");
+  cmd->add_option("--seed", args->seed, "Seed of every random stream (default 1)");
+  cmd->add_option("-o,--out", args->out, "Output trace (.csv, or .csv.gz for gzip)")->required();
+  cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
+  cmd->callback([args, &context] { context.exit_code = run_synth(*args, context.catalog); });
 }
 
 }  // namespace acmesim::app
