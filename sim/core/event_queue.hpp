@@ -6,7 +6,15 @@
 /// events) and a `key()` folded into the fingerprint. The cluster simulation's events are in
 /// sim/model/events.hpp; the evaluation model has its own.
 ///
-/// Cost: push and pop O(log n) in the number of *pending* events.
+/// Cost, n = pending events (never the trace or the cluster: submissions and node failures are
+/// fed one at a time, stale events are skipped when popped, not searched for):
+///
+///   operation   complexity    measured (bench/event_queue_bench.cpp, push + pop in a hold model)
+///   push        O(log n)      n = 1e3: 88 ns | n = 1e5: 197 ns | n = 1e6: 621 ns
+///   pop         O(log n)      (one figure for the pair; the 1e6 heap is 40 MB, past the cache)
+///   top, size   O(1)
+///
+/// A binary heap in one vector: no node allocations, events move, never copy.
 #include <algorithm>
 #include <cstdint>
 #include <vector>

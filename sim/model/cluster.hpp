@@ -9,6 +9,10 @@
 ///                            G+1 ordered sets, O(log n) per update
 ///   gpu_nodes_with_at_least(k)  how many up GPU nodes have >= k idle GPUs: O(G)
 ///   by_idle_cpus(kind)       up nodes of a kind ordered by (idle CPUs, id): O(log n) per update
+///
+/// Measured (bench/placement_bench.cpp, 286 x 8 GPUs): take + give_back costs about 200-280 ns per
+/// node touched, at 60 % and 95 % occupancy alike; a placement's choice adds at most ~120 ns for a
+/// one-node job.
 #include <cstdint>
 #include <optional>
 #include <set>
