@@ -57,7 +57,7 @@ void check_golden(const std::string& name, const std::string& actual) {
 
 std::string fnv_hex(const std::string& bytes) {
   Fingerprint f;
-  for (unsigned char c : bytes) f.add(c);
+  for (const char c : bytes) f.add(static_cast<unsigned char>(c));
   return f.hex();
 }
 

@@ -53,7 +53,7 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       g->overhead_gpu_ms += s.overhead_gpu_ms;
       g->checkpoint_gpu_ms += s.checkpoint_gpu_ms;
       g->manual_interventions += s.manual_interventions;
-      g->jobs_with_failures += s.failure_log.empty() ? 0 : 1;
+      g->jobs_with_failures += s.failure_log.empty() ? 0U : 1U;
       g->recovery_wait_gpu_ms += std::int64_t{spec.demand.gpus} * s.recovery_wait.count();
       g->work_ms += s.work.count();
       g->wall_ms += (*s.ended - *s.started).count();

@@ -126,7 +126,7 @@ TEST_CASE("acme starts every pretraining job within its quota at once however bu
       j.type = std::array{JobType::Eval, JobType::Sft, JobType::Other, JobType::Debug}[static_cast<std::size_t>(type(rng))];
       const int g = gpus(rng);
       j.demand = Demand{1, g, g * 16, 0};
-      j.submitted = SimTime{seconds(100 * (i / 11) + static_cast<int>(i % 11))};
+      j.submitted = SimTime{seconds(std::int64_t{100} * (i / 11) + std::int64_t{i % 11})};
       j.runtime = seconds(runtime(rng));
     }
     jobs.push_back(j);
