@@ -86,10 +86,18 @@ int run(const RunArgs& args, const Catalog& catalog) {
   return 0;
 }
 
-void list_policies(const Catalog& catalog) {
-  const auto print = [](const auto& registry) {
+/// `params`: each policy's parameters too, with type, default, valid range and help.
+void list_policies(const Catalog& catalog, bool params) {
+  const auto print = [params](const auto& registry) {
     fmt::print("{}:\n", registry.slot());
-    for (const auto& e : registry.entries()) fmt::print("  {:<22} {}\n", e.name, e.summary);
+    for (const auto& e : registry.entries()) {
+      fmt::print("  {:<22} {}\n", e.name, e.summary);
+      if (!params) continue;
+      for (const ParamInfo& p : registry.parameters(e.name)) {
+        fmt::print("      {:<24} {}, default {}{}{}: {}\n", p.key, p.type, p.fallback, p.range.empty() ? "" : ", ",
+                   p.range, p.help);
+      }
+    }
   };
   print(catalog.schedulers);
   print(catalog.placements);
@@ -148,7 +156,9 @@ int main(int argc, char** argv) {
                           "Worker threads (default: one per hardware thread); results do not depend on it");
   compare_cmd->add_flag("-q,--quiet", compare_args.quiet, "Print nothing but errors");
 
-  app.add_subcommand("policies", "List every policy by slot with a one-line summary");
+  bool policy_params = false;
+  app.add_subcommand("policies", "List every policy by slot with a one-line summary")
+      ->add_flag("--params", policy_params, "Also list each policy's parameters: type, default, valid range, help");
   app::StatsArgs stats_args;
   CLI::App* stats_cmd = app::add_stats_command(app, stats_args);
   app::SynthArgs synth_args;
@@ -212,7 +222,7 @@ int main(int argc, char** argv) {
     if (synth_cmd->parsed()) return app::run_synth(synth_args, catalog);
     if (failures_cmd->parsed()) return failures_command(failure_files);
     if (compare_cmd->parsed()) return compare_command(compare_args, catalog);
-    list_policies(catalog);
+    list_policies(catalog, policy_params);
     return 0;
   } catch (const InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
