@@ -1,8 +1,8 @@
 // The TableReader of policies' CSV files (failures `replay`), with fccp as io/acme_trace.cpp.
+#include <fmt/format.h>
+
 #include <array>
 #include <stdexcept>
-
-#include <fmt/format.h>
 // fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
 // package's header, not about our code.
 #pragma GCC diagnostic push
@@ -24,7 +24,7 @@ using Reader = io::CSVReader<kMaxColumns, io::trim_chars<' ', '\t', '\r'>, io::d
                              io::throw_on_overflow, io::empty_line_comment>;
 
 class CsvTableReader final : public TableReader {
-public:
+ public:
   Table read(const std::string& path, const std::vector<std::string>& columns) const override {
     if (columns.empty() || columns.size() > kMaxColumns) {
       throw std::logic_error(fmt::format("CsvTableReader: 1..{} columns, asked for {}", kMaxColumns, columns.size()));
@@ -37,11 +37,10 @@ public:
     try {
       Reader reader(path);
       try {
-        reader.read_header(io::ignore_extra_column | io::ignore_missing_column, names[0], names[1], names[2],
-                           names[3], names[4], names[5], names[6], names[7]);
+        reader.read_header(io::ignore_extra_column | io::ignore_missing_column, names[0], names[1], names[2], names[3],
+                           names[4], names[5], names[6], names[7]);
       } catch (const io::error::header_missing&) {
-        throw input_error(place(path, 1, 1), "header", fmt::format("'{}'", fmt::join(columns, ",")),
-                          "an empty file");
+        throw input_error(place(path, 1, 1), "header", fmt::format("'{}'", fmt::join(columns, ",")), "an empty file");
       }
       for (const std::string& c : columns) table.present.push_back(reader.has_column(c));
       std::array<char*, kMaxColumns> cells{};
@@ -70,8 +69,6 @@ public:
 
 }  // namespace
 
-std::shared_ptr<const TableReader> csv_table_reader() {
-  return std::make_shared<const CsvTableReader>();
-}
+std::shared_ptr<const TableReader> csv_table_reader() { return std::make_shared<const CsvTableReader>(); }
 
 }  // namespace acmesim

@@ -78,8 +78,10 @@ PolicyArgs policy_args_from_yaml_text(const std::string& text, const std::string
   }
   if (node.IsScalar()) return PolicyArgs{slot, node.Scalar(), ParamValue{}, where, seed, csv_table_reader()};
   if (!node.IsMap() || !node["name"] || !node["name"].IsScalar()) {
-    throw input_error(where, slot, "a policy name, or a mapping with 'name' and the policy's parameters, e.g. "
-                                   "\"{name: decoupled, elastic: false}\"", text);
+    throw input_error(where, slot,
+                      "a policy name, or a mapping with 'name' and the policy's parameters, e.g. "
+                      "\"{name: decoupled, elastic: false}\"",
+                      text);
   }
   // `where` stands for the file: places in the text are WHERE:line:col.
   ParamValue params = tree(node, slot, YamlOrigin{where, {}});

@@ -2,12 +2,12 @@
 /// Policy blocks of YAML files into PolicyArgs: `scheduler: fifo` or `scheduler: {name: fifo,
 /// key: value, ...}` becomes a parameter tree whose every value knows its place, with the CSV
 /// table reader injected (policies do no file I/O and never see YAML).
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "sim/policy_api/policy_args.hpp"
 

@@ -47,7 +47,8 @@ public:
                                                         {FailureReason::CUDAError, 21},
                                                         {FailureReason::NodeFailure, 16},
                                                         {FailureReason::ECCError, 12}};
-    if (auto given = args.number_per_reason("reasons", "{NVLinkError: 54, CUDAError: 21, NodeFailure: 16, ECCError: 12}",
+    if (auto given = args.number_per_reason("reasons",
+                                            "{NVLinkError: 54, CUDAError: 21, NodeFailure: 16, ECCError: 12}",
                                             Range::at_least(0), "weights of the kinds of failure")) {
       if (given->empty()) args.invalid("reasons", "a non-empty mapping of failure reason to weight");
       kinds = std::move(*given);

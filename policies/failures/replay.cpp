@@ -34,7 +34,7 @@ class ReplayFailures final : public FailureModel {
 public:
   explicit ReplayFailures(const PolicyArgs& args) {
     const Table table = args.table("file", {"time_s", "node", "event", "reason"},
-                                   "CSV of node events: time_s,node,event[,reason], relative to the scenario's folder");
+                                   "node failures and repairs, one per row; relative to the scenario's folder");
     path_ = table.path;
     read(table);
   }

@@ -53,13 +53,13 @@ public:
     // Kalos'); "most resources are reserved (quota) for pretraining" (§2.7). Default: 70 % of
     // the GPUs, in whole nodes, for Pretrain; set quota_share: {Pretrain: 0.9} for Kalos.
     bool any_quota = false;
-    if (const auto gpus = args.whole_per_job_type("quota_gpus", "none", Range::at_least(0),
-                                                  "GPUs reserved per job type (overrides quota_share)")) {
+    if (const auto gpus = args.per_job_type<int>("quota_gpus", "none", Range::at_least(0),
+                                                 "GPUs reserved per job type (overrides quota_share)")) {
       for (const auto& [type, value] : *gpus) quota_[index(type)] = value;
       any_quota = true;
     }
-    if (const auto shares = args.number_per_job_type("quota_share", "{Pretrain: 0.7} unless quota_gpus is set",
-                                                     Range{0, 1}, "share of the GPU nodes reserved per job type")) {
+    if (const auto shares = args.per_job_type<double>("quota_share", "{Pretrain: 0.7} unless quota_gpus is set",
+                                                      Range{0, 1}, "share of the GPU nodes reserved per job type")) {
       for (const auto& [type, value] : *shares) share_[index(type)] = value;
       any_quota = true;
     }

@@ -20,12 +20,13 @@ public:
     const std::string mode = args.word("estimate", "exact", {"exact", "factor", "type_limit"},
                                        "what a job's runtime estimate is (see docs/policies.md)");
     // our choice: users ask for twice what they need (the factor studied by Mu'alem & Feitelson)
-    factor_ = args.number("overestimate_factor", 2.0, Range::at_least(1), "estimate = runtime x this (estimate: factor)");
+    factor_ =
+        args.number("overestimate_factor", 2.0, Range::at_least(1), "estimate = runtime x this (estimate: factor)");
     // acme-paper.md §2.3 [R-csv]: the longest Seren GPU job ran 1,209,604 s (14 days): the
     // default limit of every type is 14 days.
     limits_.fill(seconds(14 * 86400));
-    if (const auto limits = args.number_per_job_type("type_limits_s", "1209600 for every type", Range::at_least(0),
-                                                     "estimate in seconds per job type (estimate: type_limit)")) {
+    if (const auto limits = args.per_job_type<double>("type_limits_s", "1209600 for every type", Range::at_least(0),
+                                                      "estimate in seconds per job type (estimate: type_limit)")) {
       for (const auto& [type, limit_s] : *limits) limits_[static_cast<std::size_t>(type)] = from_seconds(limit_s);
     }
     if (mode == "exact") mode_ = Mode::Exact;

@@ -1,12 +1,12 @@
 #include "sim/policy_api/policy_args.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace acmesim {
 
@@ -74,8 +74,10 @@ const ParamValue* ParamValue::find(std::string_view key) const {
 
 std::string ParamValue::shown() const {
   switch (kind) {
-    case Kind::Null: return "";
-    case Kind::Scalar: return text;
+    case Kind::Null:
+      return "";
+    case Kind::Scalar:
+      return text;
     case Kind::List: {
       std::vector<std::string> parts;
       for (const ParamValue& item : items) parts.push_back(item.shown());
@@ -127,8 +129,7 @@ void PolicyArgs::invalid(const std::string& key, std::string_view expected) cons
 }
 
 template <class T>
-T PolicyArgs::scalar(const ParamValue& value, const std::string& field, Range range,
-                     std::string_view expected) const {
+T PolicyArgs::scalar(const ParamValue& value, const std::string& field, Range range, std::string_view expected) const {
   const std::optional<T> v = value.kind == ParamValue::Kind::Scalar ? yaml_number<T>(value.text) : std::nullopt;
   if (!v || !range.contains(static_cast<double>(*v))) bad(value, field, expected);
   return *v;
@@ -178,8 +179,8 @@ std::vector<double> PolicyArgs::numbers(const std::string& key, const std::vecto
   if (value->kind != ParamValue::Kind::List) bad(*value, field(key), with_range("a list of numbers", range));
   std::vector<double> out;
   for (std::size_t i = 0; i < value->items.size(); ++i) {
-    out.push_back(scalar<double>(value->items[i], fmt::format("{}[{}]", field(key), i), range,
-                                 with_range("a number", range)));
+    out.push_back(
+        scalar<double>(value->items[i], fmt::format("{}[{}]", field(key), i), range, with_range("a number", range)));
   }
   return out;
 }
@@ -223,25 +224,21 @@ std::optional<std::vector<std::pair<Key, T>>> PolicyArgs::keyed(const std::strin
   return out;
 }
 
-std::optional<std::vector<std::pair<JobType, double>>> PolicyArgs::number_per_job_type(const std::string& key,
-                                                                                       std::string_view fallback,
-                                                                                       Range range,
-                                                                                       std::string_view help) const {
-  return keyed<JobType, double>(
-      key, {key, "job type -> number", std::string(fallback), range.text(), std::string(help)},
-      [](const std::string& text) { return parse_job_type(text); },
-      fmt::format("a job type ({})", job_type_names()), range);
+template <class T>
+std::optional<std::vector<std::pair<JobType, T>>> PolicyArgs::per_job_type(const std::string& key,
+                                                                           std::string_view fallback, Range range,
+                                                                           std::string_view help) const {
+  const char* type = std::is_integral_v<T> ? "job type -> whole number" : "job type -> number";
+  return keyed<JobType, T>(
+      key, {key, type, std::string(fallback), range.text(), std::string(help)},
+      [](const std::string& text) { return parse_job_type(text); }, fmt::format("a job type ({})", job_type_names()),
+      range);
 }
-
-std::optional<std::vector<std::pair<JobType, int>>> PolicyArgs::whole_per_job_type(const std::string& key,
-                                                                                   std::string_view fallback,
-                                                                                   Range range,
-                                                                                   std::string_view help) const {
-  return keyed<JobType, int>(
-      key, {key, "job type -> whole number", std::string(fallback), range.text(), std::string(help)},
-      [](const std::string& text) { return parse_job_type(text); },
-      fmt::format("a job type ({})", job_type_names()), range);
-}
+template std::optional<std::vector<std::pair<JobType, double>>> PolicyArgs::per_job_type<double>(
+    const std::string&, std::string_view, Range, std::string_view) const;
+template std::optional<std::vector<std::pair<JobType, int>>> PolicyArgs::per_job_type<int>(const std::string&,
+                                                                                           std::string_view, Range,
+                                                                                           std::string_view) const;
 
 std::optional<std::vector<std::pair<FailureReason, double>>> PolicyArgs::number_per_reason(
     const std::string& key, std::string_view fallback, Range range, std::string_view help) const {
@@ -251,11 +248,10 @@ std::optional<std::vector<std::pair<FailureReason, double>>> PolicyArgs::number_
       "a failure reason (e.g. NVLinkError, ECCError)", range);
 }
 
-Table PolicyArgs::table(const std::string& key, const std::vector<std::string>& columns,
-                        std::string_view help) const {
+Table PolicyArgs::table(const std::string& key, const std::vector<std::string>& columns, std::string_view help) const {
   const std::string expected = fmt::format("the path of a CSV file ({})", fmt::join(columns, ","));
-  const ParamValue* value = read({key, "CSV file", "required", fmt::format("columns {}", fmt::join(columns, ",")),
-                                  std::string(help)});
+  const ParamValue* value =
+      read({key, "CSV file", "none (required)", fmt::format("columns {}", fmt::join(columns, ",")), std::string(help)});
   if (describing_) return Table{};
   if (!value) throw input_error(where_, field(key), expected, "nothing");
   if (value->kind != ParamValue::Kind::Scalar || value->text.empty()) bad(*value, field(key), expected);
@@ -279,10 +275,10 @@ void PolicyArgs::reject_unread() const {
   for (const ParamInfo& p : read_) known.insert(p.key);
   for (const ParamEntry& entry : params_.entries) {
     if (entry.key == "name" || known.count(entry.key)) continue;
-    throw InputError(fmt::format("{}: {} '{}': unknown key '{}' (known: {})",
-                                 entry.key_place.empty() ? where_ : entry.key_place, slot_, name_, entry.key,
-                                 known.empty() ? std::string("none, it takes no parameters")
-                                               : fmt::format("{}", fmt::join(known, ", "))));
+    throw InputError(fmt::format(
+        "{}: {} '{}': unknown key '{}' (known: {})", entry.key_place.empty() ? where_ : entry.key_place, slot_, name_,
+        entry.key,
+        known.empty() ? std::string("none, it takes no parameters") : fmt::format("{}", fmt::join(known, ", "))));
   }
 }
 

@@ -29,7 +29,7 @@ struct ParamEntry;
 struct ParamValue {
   enum class Kind { Null, Scalar, List, Map };
   Kind kind = Kind::Map;
-  std::string text;                 // Scalar
+  std::string text;  // Scalar
   std::string place;
   std::vector<ParamValue> items;    // List
   std::vector<ParamEntry> entries;  // Map, in file order
@@ -85,19 +85,23 @@ struct Table {
 /// Reads tables for policies; io implements it and injects it into PolicyArgs (policies do no
 /// file I/O). Errors are InputErrors naming the file and line.
 class TableReader {
-public:
+ public:
   virtual ~TableReader() = default;
   virtual Table read(const std::string& path, const std::vector<std::string>& columns) const = 0;
 };
 
 class PolicyArgs {
-public:
+ public:
   PolicyArgs() = default;
   /// `params` is the block's map, `where` "file:line:col" of the block, `seed` the scenario's.
   PolicyArgs(std::string slot, std::string name, ParamValue params, std::string where, std::uint64_t seed,
              std::shared_ptr<const TableReader> tables = nullptr)
-      : slot_{std::move(slot)}, name_{std::move(name)}, params_{std::move(params)}, where_{std::move(where)},
-        seed_{seed}, tables_{std::move(tables)} {}
+      : slot_{std::move(slot)},
+        name_{std::move(name)},
+        params_{std::move(params)},
+        where_{std::move(where)},
+        seed_{seed},
+        tables_{std::move(tables)} {}
 
   /// Just a name, no parameters (tests, `compare`).
   static PolicyArgs named(std::string slot, std::string name, std::uint64_t seed = 1) {
@@ -131,18 +135,14 @@ public:
                               std::string_view help) const;
   std::vector<JobType> job_types(const std::string& key, const std::vector<JobType>& fallback,
                                  std::string_view help) const;
-  /// A map of job type to a number, in file order; nullopt if absent (`fallback` says what the
-  /// policy does then).
-  std::optional<std::vector<std::pair<JobType, double>>> number_per_job_type(const std::string& key,
-                                                                             std::string_view fallback, Range range,
-                                                                             std::string_view help) const;
-  std::optional<std::vector<std::pair<JobType, int>>> whole_per_job_type(const std::string& key,
-                                                                         std::string_view fallback, Range range,
-                                                                         std::string_view help) const;
+  /// A map of job type to a number (T = double) or a whole number (T = int), in file order;
+  /// nullopt if absent (`fallback` says what the policy does then).
+  template <class T>
+  std::optional<std::vector<std::pair<JobType, T>>> per_job_type(const std::string& key, std::string_view fallback,
+                                                                 Range range, std::string_view help) const;
   /// A map of failure reason to a number, in file order; nullopt if absent.
   std::optional<std::vector<std::pair<FailureReason, double>>> number_per_reason(const std::string& key,
-                                                                                 std::string_view fallback,
-                                                                                 Range range,
+                                                                                 std::string_view fallback, Range range,
                                                                                  std::string_view help) const;
   /// The CSV file named by the required parameter `key` (relative to where_file()'s folder), read
   /// through the injected TableReader. Empty when describing().
@@ -159,7 +159,7 @@ public:
   /// Every parameter read so far, in reading order.
   const std::vector<ParamInfo>& parameters() const { return read_; }
 
-private:
+ private:
   /// Records `info` and returns the value of its key, or nullptr if absent (or describing).
   const ParamValue* read(ParamInfo info) const;
   std::string field(const std::string& key) const { return slot_ + "." + key; }

@@ -1,7 +1,8 @@
 // Policy parameters: every policy describes what it reads, and a value out of range or of the
 // wrong type is an error at the value's own place.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+
+#include <catch2/catch.hpp>
 
 #include "io/policy_yaml.hpp"
 #include "io/scenario.hpp"
