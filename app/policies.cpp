@@ -1,4 +1,6 @@
 // `acmesim policies`: every policy of every slot with its one-line summary.
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "app/command.hpp"
@@ -7,10 +9,18 @@ namespace acmesim::app {
 
 namespace {
 
-void list_policies(const Catalog& catalog) {
-  const auto print = [](const auto& registry) {
+/// `params`: each policy's parameters too, with type, default, valid range and help.
+void list_policies(const Catalog& catalog, bool params) {
+  const auto print = [params](const auto& registry) {
     fmt::print("{}:\n", registry.slot());
-    for (const auto& e : registry.entries()) fmt::print("  {:<22} {}\n", e.name, e.summary);
+    for (const auto& e : registry.entries()) {
+      fmt::print("  {:<22} {}\n", e.name, e.summary);
+      if (!params) continue;
+      for (const ParamInfo& p : registry.parameters(e.name)) {
+        fmt::print("      {:<24} {}, default {}{}{}: {}\n", p.key, p.type, p.fallback, p.range.empty() ? "" : ", ",
+                   p.range, p.help);
+      }
+    }
   };
   print(catalog.schedulers);
   print(catalog.placements);
@@ -23,8 +33,10 @@ void list_policies(const Catalog& catalog) {
 }  // namespace
 
 void add_policies(CLI::App& app, Context& context) {
+  auto params = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("policies", "List every policy by slot with a one-line summary");
-  cmd->callback([&context] { list_policies(context.catalog); });
+  cmd->add_flag("--params", *params, "Also list each policy's parameters: type, default, valid range, help");
+  cmd->callback([params, &context] { list_policies(context.catalog, *params); });
 }
 
 }  // namespace acmesim::app

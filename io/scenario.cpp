@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "io/policy_yaml.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
@@ -75,15 +76,7 @@ public:
 
   PolicyArgs policy(const YAML::Node& root, const std::string& slot, const std::string& fallback,
                     std::uint64_t seed) const {
-    const YAML::Node node = root[slot];
-    if (!node) return PolicyArgs{slot, fallback, YAML::Node{YAML::NodeType::Map}, file_, seed};
-    if (node.IsScalar()) {
-      return PolicyArgs{slot, node.as<std::string>(), YAML::Node{YAML::NodeType::Map}, where(slot, node), seed};
-    }
-    if (!node.IsMap() || !node["name"] || !node["name"].IsScalar()) {
-      fail(slot, node, "a policy name, or a mapping with 'name' and the policy's parameters");
-    }
-    return PolicyArgs{slot, node["name"].as<std::string>(), node, where(slot, node), seed};
+    return policy_args_from_yaml(root[slot], slot, fallback, YamlOrigin{file_, overridden_}, seed);
   }
 
 private:

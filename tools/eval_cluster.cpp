@@ -1,4 +1,5 @@
 #include "io/eval_suite.hpp"
+#include "io/policy_yaml.hpp"
 #include "tools/eval_cluster.hpp"
 
 #include <algorithm>
@@ -144,9 +145,7 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
   std::vector<EvalClusterPolicyResult> results;
   for (const std::string& text_policy : policy_texts) {
     const YAML::Node node = YAML::Load(text_policy);
-    const PolicyArgs args = node.IsScalar()
-                                ? PolicyArgs::named("evaluation", node.as<std::string>(), config.seed)
-                                : PolicyArgs{"evaluation", node["name"].as<std::string>(), node, file, config.seed};
+    const PolicyArgs args = policy_args_from_yaml_text(text_policy, "evaluation", file, config.seed);
     const auto policy = catalog.evaluations.make(args);
     ClusterEvalConfig c = config;
     c.policy = policy.get();

@@ -27,18 +27,12 @@ namespace {
 class Decoupled final : public EvaluationPolicy {
 public:
   explicit Decoupled(const PolicyArgs& args)
-      : stage_model_{args.get<bool>("stage_model", true)},
-        cpu_metrics_{args.get<bool>("cpu_metrics", true)},
-        elastic_{args.get<bool>("elastic", true)},
+      : stage_model_{args.flag("stage_model", true, "stage the model on local storage once per node")},
+        cpu_metrics_{args.flag("cpu_metrics", true, "compute metrics on CPUs, freeing the GPUs")},
+        elastic_{args.flag("elastic", true, "split datasets into trials by their prior cost")},
         // evaluation-workload.md §4: OpenCompass's NumWorkerPartitioner (the public trace of this
         // coordinator) splits a dataset into num_split = 8 pieces by default.
-        max_pieces_{args.get<int>("max_pieces", 8)} {
-    if (max_pieces_ < 1) {
-      throw InputError(fmt::format("{}: evaluation 'decoupled': key 'max_pieces': expected a whole number >= 1, "
-                                   "found {}",
-                                   args.where(), max_pieces_));
-    }
-  }
+        max_pieces_{args.whole("max_pieces", 8, Range::at_least(1), "most pieces one dataset is split into")} {}
 
   EvalPlan plan(const EvalRequest& request, const EvalResources& resources) const override {
     EvalPlan plan;

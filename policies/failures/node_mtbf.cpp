@@ -27,53 +27,31 @@ class NodeMtbf final : public FailureModel {
 public:
   explicit NodeMtbf(const PolicyArgs& args)
       : rng_{args.rng()},
-        where_{args.where()},
-        per_gpu_{args.get<std::string>("per", "node") == "gpu"},
+        per_gpu_{args.word("per", "node", {"node", "gpu"}, "rate_per_day counts per node or per GPU") == "gpu"},
         // failure-data.md §11.1: 6.5e-3 hardware failures per node-day (Meta RSC-1, Kokolis et al. [Q]).
-        rate_per_day_{args.get<double>("rate_per_day", 6.5e-3)},
-        weibull_{args.get<std::string>("distribution", "exponential") == "weibull"},
+        rate_per_day_{args.number("rate_per_day", 6.5e-3, Range::above(0), "failures per node (or GPU) per day")},
+        weibull_{args.word("distribution", "exponential", {"exponential", "weibull"},
+                           "distribution of the up time between failures") == "weibull"},
         // failure-data.md §11.1 [E]: Weibull shape 0.7-0.8 for infant mortality after repair.
-        shape_{args.get<double>("weibull_shape", 0.75)},
+        shape_{args.number("weibull_shape", 0.75, Range::above(0), "Weibull shape (< 1: infant mortality)")},
         // failure-data.md §11.2 [E]: 60 % soft repairs (median 1 h, sigma 1.0), 40 % hard
         // (on-prem preset: median 2 days, sigma 1.0).
-        soft_share_{args.get<double>("repair_soft_share", 0.6)},
-        soft_median_h_{args.get<double>("repair_soft_median_h", 1.0)},
-        soft_sigma_{args.get<double>("repair_soft_sigma", 1.0)},
-        hard_median_h_{args.get<double>("repair_hard_median_h", 48.0)},
-        hard_sigma_{args.get<double>("repair_hard_sigma", 1.0)} {
-    const std::string per = args.get<std::string>("per", "node");
-    if (per != "node" && per != "gpu") fail("per", fmt::format("'node' or 'gpu', found '{}'", per));
-    const std::string dist = args.get<std::string>("distribution", "exponential");
-    if (dist != "exponential" && dist != "weibull") {
-      fail("distribution", fmt::format("'exponential' or 'weibull', found '{}'", dist));
-    }
-    if (!(rate_per_day_ > 0)) fail("rate_per_day", fmt::format("a rate > 0, found {}", rate_per_day_));
-    if (!(shape_ > 0)) fail("weibull_shape", fmt::format("a shape > 0, found {}", shape_));
-    if (soft_share_ < 0 || soft_share_ > 1) fail("repair_soft_share", fmt::format("0..1, found {}", soft_share_));
-    if (!(soft_median_h_ > 0 && hard_median_h_ > 0 && soft_sigma_ > 0 && hard_sigma_ > 0)) {
-      fail("repair_*", "positive medians and sigmas");
-    }
+        soft_share_{args.number("repair_soft_share", 0.6, Range{0, 1}, "share of repairs that are soft (reboot)")},
+        soft_median_h_{args.number("repair_soft_median_h", 1.0, Range::above(0), "median soft repair, hours")},
+        soft_sigma_{args.number("repair_soft_sigma", 1.0, Range::above(0), "log-normal sigma of soft repairs")},
+        hard_median_h_{args.number("repair_hard_median_h", 48.0, Range::above(0), "median hard repair, hours")},
+        hard_sigma_{args.number("repair_hard_sigma", 1.0, Range::above(0), "log-normal sigma of hard repairs")} {
     // failure-data.md §11.1 [D]: kinds of hardware failures, Acme Table 3 counts of the
     // hardware-like rows (NVLink 54, CUDA 21, NodeFailure 16, ECC 12).
     std::vector<std::pair<FailureReason, double>> kinds{{FailureReason::NVLinkError, 54},
                                                         {FailureReason::CUDAError, 21},
                                                         {FailureReason::NodeFailure, 16},
                                                         {FailureReason::ECCError, 12}};
-    if (const YAML::Node given = args.node("reasons")) {
-      if (!given.IsMap() || given.size() == 0) fail("reasons", "a mapping of failure reason to weight");
-      kinds.clear();
-      for (const auto& entry : given) {
-        const std::string text = entry.first.as<std::string>();
-        const auto reason = parse_failure_reason(text);
-        if (!reason) fail("reasons", fmt::format("a failure reason (e.g. NVLinkError, ECCError), found '{}'", text));
-        double w = -1;
-        try {
-          w = entry.second.as<double>();
-        } catch (const YAML::Exception&) {
-        }
-        if (!(w >= 0)) fail("reasons", fmt::format("a weight >= 0 for {}", text));
-        kinds.emplace_back(*reason, w);
-      }
+    if (auto given = args.number_per_reason("reasons",
+                                            "{NVLinkError: 54, CUDAError: 21, NodeFailure: 16, ECCError: 12}",
+                                            Range::at_least(0), "weights of the kinds of failure")) {
+      if (given->empty()) args.invalid("reasons", "a non-empty mapping of failure reason to weight");
+      kinds = std::move(*given);
     }
     std::vector<double> w;
     for (const auto& [reason, weight] : kinds) {
@@ -105,9 +83,6 @@ public:
   }
 
 private:
-  [[noreturn]] void fail(const char* key, const std::string& expected) const {
-    throw InputError(fmt::format("{}: failures 'node-mtbf': key '{}': expected {}", where_, key, expected));
-  }
   Duration days(double d) const { return std::max(Duration{1}, from_seconds(d * 86400.0)); }
   Duration time_to_failure() {
     if (!weibull_) return days(boost::random::exponential_distribution<double>{1.0 / mean_up_days_}(rng_));
@@ -123,7 +98,6 @@ private:
   }
 
   Rng rng_;
-  std::string where_;
   bool per_gpu_;
   double rate_per_day_;
   bool weibull_;

@@ -113,47 +113,40 @@ class Taxonomy final : public OutcomeModel {
 public:
   explicit Taxonomy(const PolicyArgs& args)
       : rng_{args.rng()},
-        calibrate_{args.get<bool>("calibrate", true)},
+        calibrate_{args.flag("calibrate", true, "fit start-time failure rates to Table 3's shares of this trace")},
         // failure-data.md §11.3 [E]: all-cause interruption rate of a large job, 8.5e-3 per node-day.
-        hazard_per_node_day_{args.get<double>("infra_per_node_day", 8.5e-3)},
+        hazard_per_node_day_{args.number("infra_per_node_day", 8.5e-3, Range::at_least(0),
+                                         "mid-run infrastructure failures per node-day of a job")},
         // our model, not from the paper: used only with calibrate: false.
-        job_failure_prob_{args.get<double>("job_failure_prob", 0.1)},
-        infra_count_share_{args.get<double>("infra_count_share", kInfraCountShare)},
-        infra_gpu_time_share_{args.get<double>("infra_gpu_time_share", kInfraGpuTimeShare)},
-        systematic_{args.get<std::string>("reasons", "systematic") == "systematic"},
+        job_failure_prob_{args.number("job_failure_prob", 0.1, Range{0, 1},
+                                      "chance a job fails at its start (calibrate: false)")},
+        infra_count_share_{args.number("infra_count_share", kInfraCountShare, Range{0, 1, true, true},
+                                       "infrastructure share of failed jobs (Table 3)")},
+        infra_gpu_time_share_{args.number("infra_gpu_time_share", kInfraGpuTimeShare, Range{0, 1, true, true},
+                                          "infrastructure share of failed jobs' GPU time (Table 3)")},
+        systematic_{args.word("reasons", "systematic", {"systematic", "random"},
+                              "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
         // failure-data.md §11.3 [E]: script TTF log-normal, median 1.5 min, sigma 1.0.
-        script_{std::log(args.get<double>("script_median_min", 1.5) / 60.0), args.get<double>("script_sigma", 1.0)},
+        script_{std::log(args.number("script_median_min", 1.5, Range::above(0), "median minutes to a script error") /
+                         60.0),
+                args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
         // failure-data.md §11.3 [E]: framework TTF log-normal, median 5 min, sigma 2.0 (tail to hours).
-        framework_{std::log(args.get<double>("framework_median_min", 5.0) / 60.0),
-                   args.get<double>("framework_sigma", 2.0)},
+        framework_{std::log(args.number("framework_median_min", 5.0, Range::above(0),
+                                        "median minutes to a framework error") /
+                            60.0),
+                   args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
         // failure-data.md §11.3 [E]: ConnectionError log-normal, median 10 min, sigma 1.5.
-        connection_{std::log(args.get<double>("connection_median_min", 10.0) / 60.0),
-                    args.get<double>("connection_sigma", 1.5)},
+        connection_{std::log(args.number("connection_median_min", 10.0, Range::above(0),
+                                         "median minutes to a ConnectionError") /
+                             60.0),
+                    args.number("connection_sigma", 1.5, Range::above(0), "log-normal sigma of ConnectionErrors")},
         midrun_pick_{weights(kMidRun)},
         framework_pick_{weights(kFramework)},
         script_pick_{weights(kScript)},
         // failure-data.md §11.3 [D]: start-time failures are script 77.4 %, framework 16.6 %,
         // ConnectionError 6.0 % (counts 1,890 / 404 / 147).
         category_pick_{std::vector<double>{1890.0, 404.0, kConnectionCount}} {
-    const auto bad = [&](const char* key, double v, const char* expected) {
-      throw InputError(fmt::format("{}: outcomes 'taxonomy': key '{}': expected {}, found {}", args.where(), key,
-                                   expected, v));
-    };
-    if (hazard_per_node_day_ < 0) bad("infra_per_node_day", hazard_per_node_day_, "a rate >= 0");
-    if (job_failure_prob_ < 0 || job_failure_prob_ > 1) bad("job_failure_prob", job_failure_prob_, "0..1");
-    if (infra_count_share_ <= 0 || infra_count_share_ >= 1) bad("infra_count_share", infra_count_share_, "0 < x < 1");
-    if (infra_gpu_time_share_ <= 0 || infra_gpu_time_share_ >= 1) {
-      bad("infra_gpu_time_share", infra_gpu_time_share_, "0 < x < 1");
-    }
-    const std::string reasons = args.get<std::string>("reasons", "systematic");
-    if (reasons != "systematic" && reasons != "random") {
-      throw InputError(fmt::format("{}: outcomes 'taxonomy': key 'reasons': expected 'systematic' or 'random', found '{}'",
-                                   args.where(), reasons));
-    }
-    for (const LogNormal* l : {&script_, &framework_, &connection_}) {
-      if (!(l->sigma > 0) || !std::isfinite(l->mu)) bad("*_median_min / *_sigma", l->sigma, "positive values");
-    }
   }
 
   void prepare(const std::vector<JobSpec>& jobs) override {

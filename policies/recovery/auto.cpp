@@ -20,24 +20,16 @@ public:
         person_{args},
         rng_{args.rng()},
         // failure-data.md §11.6 [E]: an explicit error is detected in ~30 s.
-        detect_{from_seconds(args.get<double>("auto_detect_s", 30.0))},
+        detect_{from_seconds(args.number("auto_detect_s", 30.0, Range::at_least(0), "seconds to detect a failure"))},
         // failure-data.md §11.6 [E]: diagnosis + isolation ~3 min in total (MegaScale < 10 min);
         // our split: 2 min of log diagnosis, then two NCCL test rounds of 45 s.
-        diagnose_{from_seconds(args.get<double>("diagnose_s", 120.0))},
+        diagnose_{from_seconds(args.number("diagnose_s", 120.0, Range::at_least(0), "seconds of log diagnosis"))},
         // acme-paper.md §5 [S-zh]: two rounds (pairs, then suspects paired with good nodes); the
         // pairs of a round run in parallel, so the test takes two round times whatever the size.
-        nccl_round_{from_seconds(args.get<double>("nccl_round_s", 45.0))},
+        nccl_round_{from_seconds(args.number("nccl_round_s", 45.0, Range::at_least(0),
+                                             "seconds per round of the two-round NCCL test"))},
         // acme-paper.md §5 [S-zh]: manual intervention reduced by ~90 %.
-        manual_share_{args.get<double>("manual_share", 0.1)} {
-    if (manual_share_ < 0 || manual_share_ > 1) {
-      throw InputError(fmt::format("{}: recovery 'auto': key 'manual_share': expected 0..1, found {}", args.where(),
-                                   manual_share_));
-    }
-    if (detect_ < Duration{0} || diagnose_ < Duration{0} || nccl_round_ < Duration{0}) {
-      throw InputError(fmt::format("{}: recovery 'auto': auto_detect_s, diagnose_s and nccl_round_s must be >= 0",
-                                   args.where()));
-    }
-  }
+        manual_share_{args.number("manual_share", 0.1, Range{0, 1}, "share of failures that still need a person")} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
   CheckpointPlan checkpointing(const JobSpec& job) const override { return checkpoints_.plan(job); }
   RecoveryPlan recover(const JobSpec& job, const FailureContext& failure) override {

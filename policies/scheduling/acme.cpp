@@ -39,34 +39,35 @@ public:
   explicit Acme(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; failure-data.md: 1-2 min to
       // reload a 7B checkpoint. Our default: 60 s.
-      : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))},
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+                                           "seconds a preempted job pays at its next start"))},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
-        max_job_test_{args.get<int>("max_job_test", 500)},
+        max_job_test_{args.whole("max_job_test", 500, Range::at_least(1),
+                                 "best-effort jobs tried per pass (Slurm's bf_max_job_test)")},
         // false: a quota job waits for best-effort jobs to end instead of preempting them
         // (the generator uses it so every recorded job runs once, end = start + duration).
-        preemption_{args.get<bool>("preemption", true)},
-        where_{args.where()} {
+        preemption_{args.flag("preemption", true, "quota jobs preempt best-effort jobs (false: they wait)")} {
     share_.fill(0.0);
     quota_.fill(-1);
     // acme-paper.md §2.4 [R-fig]: pretraining is 69.5 % of Seren's GPU time (95.5 % of
     // Kalos'); "most resources are reserved (quota) for pretraining" (§2.7). Default: 70 % of
     // the GPUs, in whole nodes, for Pretrain; set quota_share: {Pretrain: 0.9} for Kalos.
     bool any_quota = false;
-    if (const YAML::Node node = args.node("quota_gpus")) {
-      read_types(args, node, "quota_gpus", [&](JobType t, const YAML::Node& v) { quota_[index(t)] = v.as<int>(); });
+    if (const auto gpus = args.per_job_type<int>("quota_gpus", "none", Range::at_least(0),
+                                                 "GPUs reserved per job type (overrides quota_share)")) {
+      for (const auto& [type, value] : *gpus) quota_[index(type)] = value;
       any_quota = true;
     }
-    if (const YAML::Node node = args.node("quota_share")) {
-      read_types(args, node, "quota_share", [&](JobType t, const YAML::Node& v) { share_[index(t)] = v.as<double>(); });
+    if (const auto shares = args.per_job_type<double>("quota_share", "{Pretrain: 0.7} unless quota_gpus is set",
+                                                      Range{0, 1}, "share of the GPU nodes reserved per job type")) {
+      for (const auto& [type, value] : *shares) share_[index(type)] = value;
       any_quota = true;
     }
     if (!any_quota) share_[index(JobType::Pretrain)] = 0.7;
     low_.fill(false);
-    if (const YAML::Node node = args.node("low_priority")) {
-      if (!node.IsSequence()) bad("low_priority", "a list of job types", YAML::Dump(node));
-      for (const auto& item : node) low_[index(type_of(item.as<std::string>(), "low_priority"))] = true;
-    } else {
-      low_[index(JobType::Eval)] = true;  // acme-paper.md §1: evaluation at low priority
+    // acme-paper.md §1: evaluation at low priority
+    for (const JobType type : args.job_types("low_priority", {JobType::Eval}, "best-effort types started last")) {
+      low_[index(type)] = true;
     }
   }
 
@@ -118,27 +119,6 @@ public:
 private:
   using Key = std::pair<int, std::int64_t>;  // (0 = low priority first, -start ms: latest first)
   static std::size_t index(JobType t) { return static_cast<std::size_t>(t); }
-
-  [[noreturn]] void bad(const std::string& key, const std::string& expected, const std::string& found) const {
-    throw InputError(fmt::format("{}: scheduler 'acme': key '{}': expected {}, found '{}'", where_, key, expected, found));
-  }
-  JobType type_of(const std::string& text, const std::string& key) const {
-    const auto t = parse_job_type(text);
-    if (!t) bad(key, "a job type (Pretrain, Eval, SFT, MLLM, Debug, Other)", text);
-    return *t;
-  }
-  template <class F>
-  void read_types(const PolicyArgs&, const YAML::Node& node, const std::string& key, F set) {
-    if (!node.IsMap()) bad(key, "a mapping of job type to a value", YAML::Dump(node));
-    for (const auto& entry : node) {
-      const JobType t = type_of(entry.first.as<std::string>(), key);
-      try {
-        set(t, entry.second);
-      } catch (const YAML::Exception&) {
-        bad(key, "a number", YAML::Dump(entry.second));
-      }
-    }
-  }
 
   /// Turns quota shares into GPUs (whole nodes) once the cluster is known.
   void resolve(const Cluster& cluster) {
@@ -195,7 +175,6 @@ private:
   Duration overhead_;
   int max_job_test_;
   bool preemption_;
-  std::string where_;
   std::array<double, kJobTypeCount> share_{};
   std::array<int, kJobTypeCount> quota_{};  // GPUs; -1 until resolved from share_
   std::array<int, kJobTypeCount> used_{};   // GPUs held by in-quota jobs

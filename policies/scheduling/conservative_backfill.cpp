@@ -35,10 +35,11 @@ public:
   explicit ConservativeBackfill(const PolicyArgs& args)
       : estimate_{args},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
-        max_job_test_{args.get<int>("max_job_test", 500)},
+        max_job_test_{args.whole("max_job_test", 500, Range::at_least(1),
+                                 "queued jobs examined per pass (Slurm's bf_max_job_test)")},
         // false: plan from scratch at every pass (slow; the reference the kept plan is tested
         // against).
-        keep_plan_{args.get<bool>("keep_plan", true)} {}
+        keep_plan_{args.flag("keep_plan", true, "keep the plan while the cluster does what it predicted")} {}
 
   void enqueue(const JobSpec& job) override {
     const Key key{job.submitted, job.id};

@@ -25,7 +25,8 @@ public:
   explicit EasyBackfill(const PolicyArgs& args)
       : estimate_{args},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
-        max_job_test_{args.get<int>("max_job_test", 500)} {}
+        max_job_test_{args.whole("max_job_test", 500, Range::at_least(1),
+                                 "queued jobs examined per pass (Slurm's bf_max_job_test)")} {}
 
   void enqueue(const JobSpec& job) override { queue_.insert({job.submitted, job.id}); }
 

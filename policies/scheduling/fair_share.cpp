@@ -27,11 +27,12 @@ class FairShare final : public Scheduler {
 public:
   explicit FairShare(const PolicyArgs& args)
       // Slurm defaults (slurm.conf): PriorityDecayHalfLife=7-0 (7 days), PriorityCalcPeriod=5 (minutes).
-      : half_life_s_{args.get<double>("half_life_s", 7.0 * 86400.0)},
-        period_{from_seconds(args.get<double>("recalc_period_s", 300.0))} {
-    if (half_life_s_ <= 0 || period_ <= Duration{0}) {
-      throw InputError(args.where() + ": scheduler 'fair-share': half_life_s and recalc_period_s must be > 0");
-    }
+      : half_life_s_{args.number("half_life_s", 7.0 * 86400.0, Range::above(0),
+                                 "seconds for past usage to count half (Slurm's PriorityDecayHalfLife)")},
+        period_{from_seconds(args.number("recalc_period_s", 300.0, Range::above(0),
+                                         "seconds between priority recalculations (Slurm's PriorityCalcPeriod)"))} {
+    // A period under half a millisecond rounds to none.
+    if (period_ <= Duration{0}) args.invalid("recalc_period_s", "a number of seconds >= 0.001");
   }
 
   void enqueue(const JobSpec& job) override { push(job); }

@@ -25,21 +25,15 @@ class Las final : public Scheduler {
 public:
   explicit Las(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s mean preemption overhead; our default 60 s.
-      : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))} {
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+                                           "seconds a preempted job pays at its next start"))} {
     // Lucid's Tiresias baseline (peers.md §2): two queues split at 18,000 GPU-seconds.
-    std::vector<double> thresholds{18000.0};
-    if (const YAML::Node node = args.node("thresholds_gpu_s")) {
-      try {
-        thresholds = node.as<std::vector<double>>();
-      } catch (const YAML::Exception&) {
-        throw InputError(fmt::format("{}: scheduler 'las': key 'thresholds_gpu_s': expected a list of GPU-seconds, "
-                                     "found '{}'", args.where(), YAML::Dump(node)));
-      }
-    }
+    const std::vector<double> thresholds =
+        args.numbers("thresholds_gpu_s", {18000.0}, Range::above(0),
+                     "attained GPU-seconds at which a job drops one queue, increasing");
     for (std::size_t i = 0; i < thresholds.size(); ++i) {
-      if (thresholds[i] <= 0 || (i > 0 && thresholds[i] <= thresholds[i - 1])) {
-        throw InputError(fmt::format("{}: scheduler 'las': key 'thresholds_gpu_s': expected increasing positive "
-                                     "GPU-seconds, found {}", args.where(), thresholds[i]));
+      if (i > 0 && thresholds[i] <= thresholds[i - 1]) {
+        args.invalid("thresholds_gpu_s", "increasing positive GPU-seconds");
       }
       thresholds_ms_.push_back(static_cast<std::int64_t>(thresholds[i] * 1000.0));
     }

@@ -9,8 +9,6 @@
 #include <array>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "sim/policy_api/policy_args.hpp"
 #include "sim/policy_api/scheduler.hpp"
 
@@ -19,30 +17,21 @@ namespace acmesim::policies {
 class RuntimeEstimate {
 public:
   explicit RuntimeEstimate(const PolicyArgs& args) {
-    const std::string mode = args.get<std::string>("estimate", "exact");
+    const std::string mode = args.word("estimate", "exact", {"exact", "factor", "type_limit"},
+                                       "what a job's runtime estimate is (see docs/policies.md)");
     // our choice: users ask for twice what they need (the factor studied by Mu'alem & Feitelson)
-    factor_ = args.get<double>("overestimate_factor", 2.0);
+    factor_ =
+        args.number("overestimate_factor", 2.0, Range::at_least(1), "estimate = runtime x this (estimate: factor)");
     // acme-paper.md §2.3 [R-csv]: the longest Seren GPU job ran 1,209,604 s (14 days): the
     // default limit of every type is 14 days.
     limits_.fill(seconds(14 * 86400));
-    if (const YAML::Node node = args.node("type_limits_s")) {
-      if (!node.IsMap()) throw bad(args, "type_limits_s", "a mapping of job type to seconds", YAML::Dump(node));
-      for (const auto& entry : node) {
-        const auto type = parse_job_type(entry.first.as<std::string>());
-        if (!type) throw bad(args, "type_limits_s", "a job type (Pretrain, Eval, SFT, MLLM, Debug, Other)",
-                             entry.first.as<std::string>());
-        try {
-          limits_[static_cast<std::size_t>(*type)] = from_seconds(entry.second.as<double>());
-        } catch (const YAML::Exception&) {
-          throw bad(args, "type_limits_s", "seconds", YAML::Dump(entry.second));
-        }
-      }
+    if (const auto limits = args.per_job_type<double>("type_limits_s", "1209600 for every type", Range::at_least(0),
+                                                      "estimate in seconds per job type (estimate: type_limit)")) {
+      for (const auto& [type, limit_s] : *limits) limits_[static_cast<std::size_t>(type)] = from_seconds(limit_s);
     }
     if (mode == "exact") mode_ = Mode::Exact;
     else if (mode == "factor") mode_ = Mode::Factor;
-    else if (mode == "type_limit") mode_ = Mode::TypeLimit;
-    else throw bad(args, "estimate", "exact, factor or type_limit", mode);
-    if (factor_ < 1.0) throw bad(args, "overestimate_factor", "a number >= 1", fmt::format("{}", factor_));
+    else mode_ = Mode::TypeLimit;
   }
 
   /// The job's whole estimated runtime.
@@ -63,11 +52,6 @@ public:
   }
 
 private:
-  static InputError bad(const PolicyArgs& args, const std::string& key, const std::string& expected,
-                        const std::string& found) {
-    return InputError(fmt::format("{}: scheduler '{}': key '{}': expected {}, found '{}'", args.where(), args.name(),
-                                  key, expected, found));
-  }
   enum class Mode { Exact, Factor, TypeLimit };
   Mode mode_ = Mode::Exact;
   double factor_ = 2.0;

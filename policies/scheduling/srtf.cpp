@@ -20,7 +20,8 @@ public:
   explicit Srtf(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s average preemption overhead (peers.md, Lucid's
       // docstring); failure-data.md gives 1-2 min to reload a 7B checkpoint. Our default: 60 s.
-      : overhead_{from_seconds(args.get<double>("restart_overhead_s", 60.0))} {}
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+                                           "seconds a preempted job pays at its next start"))} {}
 
   void enqueue(const JobSpec& job) override { queue_.insert({job.runtime, job.submitted, job.id}); }
   void requeue(const JobSpec& job, const JobView& status) override {

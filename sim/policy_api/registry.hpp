@@ -44,6 +44,18 @@ public:
     throw InputError(fmt::format("{}: {}: unknown policy '{}' (known: {})", args.where(), slot_, args.name(), names()));
   }
 
+  /// Every parameter of the policy `name` (none if there is no such policy): it is built from
+  /// PolicyArgs::describing, which records each parameter the policy reads.
+  std::vector<ParamInfo> parameters(const std::string& name) const {
+    for (const Entry& e : entries_) {
+      if (e.name != name) continue;
+      const PolicyArgs args = PolicyArgs::describing(slot_, name);
+      e.make(args);
+      return args.parameters();
+    }
+    return {};
+  }
+
   bool contains(const std::string& name) const {
     return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == name; });
   }

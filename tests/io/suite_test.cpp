@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/eval_suite.hpp"
+#include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
 #include "sim/model/eval/suite.hpp"
@@ -45,6 +46,6 @@ TEST_CASE("a suite file names the line and column of an unknown or malformed key
 TEST_CASE("the evaluation slot lists coupled and decoupled and rejects an unknown parameter") {
   const Catalog catalog = builtin_catalog();
   CHECK(catalog.evaluations.names() == "coupled, decoupled");
-  const PolicyArgs typo{"evaluation", "decoupled", YAML::Load("{elastc: false}"), "x.yaml:3:1", 1};
+  const PolicyArgs typo = policy_args_from_yaml_text("{name: decoupled, elastc: false}", "evaluation", "x.yaml", 1);
   CHECK_THROWS_WITH(catalog.evaluations.make(typo), Catch::Contains("unknown key 'elastc'"));
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/eval_suite.hpp"
+#include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
 #include "tools/eval_bench.hpp"
 #include "sim/core/error.hpp"
@@ -42,8 +43,12 @@ EvalSuite make_suite(const std::vector<Ds>& datasets, double init_s, std::int64_
 }
 
 
-PolicyArgs policy(const std::string& name, const std::string& params = "{}") {
-  return PolicyArgs{"evaluation", name, YAML::Load(params), "<test>", 1};
+/// policy("coupled"), policy("{name: decoupled, elastic: false}") or policy("decoupled", "{elastic: false}").
+PolicyArgs policy(const std::string& block, const std::string& params = "") {
+  if (params.empty()) return policy_args_from_yaml_text(block, "evaluation", "<test>", 1);
+  YAML::Node node = YAML::Load(params);
+  node["name"] = block;
+  return policy_args_from_yaml(node, "evaluation", block, YamlOrigin{"<test>", {}}, 1);
 }
 
 EvalResult run(const EvalSuite& suite, EvalResources where, const PolicyArgs& args, EvalPlan* plan_out = nullptr,
@@ -161,8 +166,7 @@ TEST_CASE("no policy ever runs more trials on a node than it has GPUs, nor two o
   const EvalSuite suite = bundled_suite();
   for (const char* p : {"coupled", "decoupled", "{name: decoupled, elastic: false}", "{name: decoupled, stage_model: false}"}) {
     for (const int nodes : {1, 3}) {
-      const YAML::Node node = YAML::Load(p);
-      const PolicyArgs args = node.IsScalar() ? policy(p) : policy(node["name"].as<std::string>(), p);
+      const PolicyArgs args = policy(p);
       const EvalResult r = run(suite, {nodes, 8}, args, nullptr, EvalOptions{0.2, 7});
       std::map<std::uint32_t, std::vector<std::pair<std::int64_t, int>>> edges;  // node -> (time, +1/-1)
       std::map<std::uint32_t, std::int64_t> gpu_free;

@@ -151,7 +151,7 @@ TEST_CASE("acme starts every pretraining job within its quota at once however bu
 
 TEST_CASE("compare gives every variant the numbers of a separate run, whatever the thread count") {
   Scenario scenario;
-  scenario.name = "t";
+  scenario.name = std::string{"t"};  // not operator=(const char*): g++ 12 -Wrestrict false positive
   scenario.cluster = ClusterSpec{8, 8, 128, 0, 0, 4};
   scenario.scheduler = PolicyArgs::named("scheduler", "fifo");
   scenario.placement = PolicyArgs::named("placement", "pack");

@@ -21,7 +21,9 @@ namespace {
 
 
 PolicyArgs args(const std::string& slot, const std::string& name, const std::string& yaml = "{}") {
-  return PolicyArgs{slot, name, YAML::Load(yaml), "<built-in>", 1};
+  YAML::Node block = YAML::Load(yaml);
+  block["name"] = name;
+  return policy_args_from_yaml(block, slot, name, YamlOrigin{"<built-in>", {}}, 1);
 }
 
 /// Writes a node-event CSV and returns its path.
@@ -178,13 +180,13 @@ TEST_CASE("a node that fails again while being repaired stays down until its rep
   CHECK(summarize(jobs, r, 8).failures.node_availability == Approx(0.5));
 }
 
-TEST_CASE("a node-event file with a bad row is an error naming file, line, column and what was expected") {
+TEST_CASE("a node-event file with a bad row is an error naming file, line, column name and what was expected") {
   const std::string path = events_file("bad", "10,0,fail,\n20,0,explode,\n");
   try {
     builtin_catalog().failures.make(args("failures", "replay", "{file: '" + path + "'}"));
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == path + ":3:6: column 'event': expected 'fail' or 'repair', found 'explode'");
+    CHECK(std::string(e.what()) == path + ":3: column 'event': expected 'fail' or 'repair', found 'explode'");
   }
 }
 

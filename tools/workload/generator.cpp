@@ -22,6 +22,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/model/cluster.hpp"
+#include "io/policy_yaml.hpp"
 #include "io/timestamp.hpp"
 
 namespace acmesim {
@@ -262,7 +263,7 @@ ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile
                  core_policies(catalog,
                                catalog.schedulers.make(PolicyArgs{"scheduler", profile.scheduler,
                                                                   profile.scheduler_params, profile.scheduler_where,
-                                                                  seed}),
+                                                                  seed, csv_table_reader()}),
                                catalog.placements.make(PolicyArgs::named("placement", profile.placement, seed)))};
   ScheduleReport report{sim.run()};
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
+#include "io/policy_yaml.hpp"
 #include "io/timestamp.hpp"
 
 namespace acmesim {
@@ -221,7 +222,7 @@ WorkloadProfile parse(const std::string& file, const YAML::Node& root) {
     if (s.IsMap()) {
       if (!s["name"]) r.fail("scheduler", s, "a policy name, or a mapping with 'name' and the policy's parameters");
       p.scheduler = r.text(s["name"], "scheduler.name");
-      p.scheduler_params = s;
+      p.scheduler_params = param_value_from_yaml(s, "scheduler", YamlOrigin{file, {}});
     } else {
       p.scheduler = r.text(s, "scheduler");
     }

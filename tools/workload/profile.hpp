@@ -1,6 +1,4 @@
 #pragma once
-
-#include <yaml-cpp/yaml.h>
 /// A workload profile: every parameter of the Acme-style generator (docs/workload.md), read
 /// strictly from YAML (configs/profiles/*.yaml). Unknown keys and malformed values are
 /// InputErrors naming file:line:col, the key, what was expected and what was found.
@@ -13,6 +11,7 @@
 #include "sim/model/cluster.hpp"
 #include "sim/model/job.hpp"
 #include "io/acme_trace.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim {
 
@@ -57,7 +56,7 @@ struct WorkloadProfile {
   double cpu_job_share = 0;         // of all jobs
   ClusterSpec cluster;
   std::string scheduler = "fifo";
-  YAML::Node scheduler_params{YAML::NodeType::Map};  // `scheduler: {name: acme, ...}`: its parameters
+  ParamValue scheduler_params;                       // `scheduler: {name: acme, ...}`: its parameters
   std::string scheduler_where = "<built-in>";          // file:line:col of the block, for messages
   std::string placement = "pack";
   PointCdf launch_latency;          // seconds; empty: none (Slurm)

@@ -1,0 +1,91 @@
+#include "io/policy_yaml.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace acmesim {
+
+namespace {
+
+/// "--set KEY" if `path` was overridden, else file:line:col (the file alone when the node was
+/// made by an override and has no mark).
+std::string place_of(const std::string& path, const YAML::Node& node, const YamlOrigin& origin,
+                     const std::string& unmarked) {
+  for (const std::string& o : origin.overridden) {
+    if (o == path || path.rfind(o + ".", 0) == 0) return fmt::format("--set {}", o);
+  }
+  const YAML::Mark mark = node.Mark();
+  if (mark.line < 0) return unmarked;
+  return place(origin.file, mark.line + 1, mark.column + 1);
+}
+
+ParamValue tree(const YAML::Node& node, const std::string& path, const YamlOrigin& origin) {
+  ParamValue value;
+  value.place = place_of(path, node, origin, origin.file);
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence:
+      value.kind = ParamValue::Kind::List;
+      for (std::size_t i = 0; i < node.size(); ++i) {
+        value.items.push_back(tree(node[i], fmt::format("{}.{}", path, i), origin));
+      }
+      break;
+    case YAML::NodeType::Map:
+      value.kind = ParamValue::Kind::Map;
+      for (const auto& entry : node) {
+        const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
+        const std::string key_path = path + "." + key;
+        value.entries.push_back(
+            ParamEntry{key, place_of(key_path, entry.first, origin, ""), tree(entry.second, key_path, origin)});
+      }
+      break;
+    case YAML::NodeType::Scalar:
+      value.kind = ParamValue::Kind::Scalar;
+      value.text = node.Scalar();
+      break;
+    default:
+      value.kind = ParamValue::Kind::Null;
+  }
+  return value;
+}
+
+}  // namespace
+
+ParamValue param_value_from_yaml(const YAML::Node& node, const std::string& path, const YamlOrigin& origin) {
+  return tree(node, path, origin);
+}
+
+PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slot, const std::string& fallback_name,
+                                 const YamlOrigin& origin, std::uint64_t seed) {
+  if (!block) return PolicyArgs{slot, fallback_name, ParamValue{}, origin.file, seed, csv_table_reader()};
+  const std::string where = place_of(slot, block, origin, origin.file);
+  if (block.IsScalar()) return PolicyArgs{slot, block.Scalar(), ParamValue{}, where, seed, csv_table_reader()};
+  if (!block.IsMap() || !block["name"] || !block["name"].IsScalar()) {
+    throw input_error(where, slot, "a policy name, or a mapping with 'name' and the policy's parameters",
+                      YAML::Dump(block));
+  }
+  ParamValue params = tree(block, slot, origin);
+  return PolicyArgs{slot, block["name"].Scalar(), std::move(params), where, seed, csv_table_reader()};
+}
+
+PolicyArgs policy_args_from_yaml_text(const std::string& text, const std::string& slot, const std::string& where,
+                                      std::uint64_t seed) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{} {}: not valid YAML ({})", where, text, e.msg));
+  }
+  if (node.IsScalar()) return PolicyArgs{slot, node.Scalar(), ParamValue{}, where, seed, csv_table_reader()};
+  if (!node.IsMap() || !node["name"] || !node["name"].IsScalar()) {
+    throw input_error(where, slot,
+                      "a policy name, or a mapping with 'name' and the policy's parameters, e.g. "
+                      "\"{name: decoupled, elastic: false}\"",
+                      text);
+  }
+  // `where` stands for the file: places in the text are WHERE:line:col.
+  ParamValue params = tree(node, slot, YamlOrigin{where, {}});
+  return PolicyArgs{slot, node["name"].Scalar(), std::move(params), where, seed, csv_table_reader()};
+}
+
+}  // namespace acmesim

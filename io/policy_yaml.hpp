@@ -1,0 +1,38 @@
+#pragma once
+/// Policy blocks of YAML files into PolicyArgs: `scheduler: fifo` or `scheduler: {name: fifo,
+/// key: value, ...}` becomes a parameter tree whose every value knows its place, with the CSV
+/// table reader injected (policies do no file I/O and never see YAML).
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/policy_api/policy_args.hpp"
+
+namespace acmesim {
+
+/// Where YAML was read: the file (for places and relative paths) and the `--set` keys that
+/// replaced parts of it (values under them are placed at "--set KEY").
+struct YamlOrigin {
+  std::string file;
+  std::vector<std::string> overridden;
+};
+
+/// A YAML value as a parameter tree; `path` is its dotted key ("scheduler"), to find overrides.
+ParamValue param_value_from_yaml(const YAML::Node& node, const std::string& path, const YamlOrigin& origin);
+
+/// The block of `slot` (absent: the policy `fallback_name` without parameters) into PolicyArgs.
+PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slot, const std::string& fallback_name,
+                                 const YamlOrigin& origin, std::uint64_t seed);
+
+/// Same from YAML text ("decoupled" or "{name: decoupled, elastic: false}": --policy, a
+/// policies list); `where` stands for the text's file in messages ("--policy").
+PolicyArgs policy_args_from_yaml_text(const std::string& text, const std::string& slot, const std::string& where,
+                                      std::uint64_t seed);
+
+/// Reads CSV tables with fccp; every PolicyArgs built here gets it.
+std::shared_ptr<const TableReader> csv_table_reader();
+
+}  // namespace acmesim
