@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/metrics/failure_breakdown.hpp"
+#include "io/failures_csv.hpp"
 
 namespace acmesim {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "app/commands.hpp"
-#include "sim/metrics/failure_breakdown.hpp"
+#include "io/failures_csv.hpp"
 #include "sim/core/error.hpp"
 #include "io/acme_trace.hpp"
 #include "tools/workload/trace_stats.hpp"
@@ -34,7 +34,8 @@ CLI::App* add_stats_command(CLI::App& app, StatsArgs& args) {
 int run_stats(const StatsArgs& args) {
   std::optional<ReferenceRow> reference;
   if (!args.compare.empty()) {
-    reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"));
+    reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"),
+                               trace_stat_keys());
   }
   const auto t0 = std::chrono::steady_clock::now();
   const Trace trace = read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows});

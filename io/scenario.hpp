@@ -29,6 +29,10 @@
 
 namespace acmesim {
 
+namespace yaml {
+class Node;
+}
+
 struct Scenario {
   std::string name;
   std::string source;  // the scenario file, or "<built-in>"
@@ -53,6 +57,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 /// Same, from YAML text; `name` stands for the file in messages and relative paths.
 Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
                         const std::vector<std::string>& overrides = {}, const std::string& working_dir = ".");
+
+/// The one place a YAML policy block becomes PolicyArgs of `slot`: `name` or {name: ..., params}
+/// (absent: `fallback`); the block's place is where messages and relative paths start.
+PolicyArgs policy_block(const yaml::Node& block, const std::string& slot, const std::string& fallback,
+                        std::uint64_t seed);
+
+/// A policy block given as YAML text ("decoupled", "{name: decoupled, elastic: false}"); `where`
+/// stands for its file in messages (e.g. "--policy").
+PolicyArgs policy_from_text(const std::string& slot, const std::string& text, const std::string& where,
+                            std::uint64_t seed);
 
 /// The five policies `scenario` names, built from `catalog` (InputError for an unknown name or
 /// parameter).

@@ -1,35 +1,17 @@
-#include "io/eval_suite.hpp"
 #include "tools/eval_bench.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
+#include "io/eval_suite.hpp"
+#include "io/scenario.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
 
 namespace {
-
-/// "decoupled" or "{name: decoupled, elastic: false}" -> PolicyArgs of the evaluation slot.
-PolicyArgs parse_policy(const std::string& text, std::uint64_t seed) {
-  YAML::Node node;
-  try {
-    node = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("--policy {}: not valid YAML ({})", text, e.msg));
-  }
-  if (node.IsScalar()) return PolicyArgs::named("evaluation", node.as<std::string>(), seed);
-  if (!node.IsMap() || !node["name"] || !node["name"].IsScalar()) {
-    throw InputError(fmt::format("--policy {}: expected a policy name or a mapping with 'name' and the policy's "
-                                 "parameters, e.g. \"{{name: decoupled, elastic: false}}\"",
-                                 text));
-  }
-  // "--policy" stands for the file: unknown keys are then reported as --policy:line:col.
-  return PolicyArgs{"evaluation", node["name"].as<std::string>(), node, "--policy", seed};
-}
 
 struct Variant {
   std::string label;
@@ -99,7 +81,7 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
   }
   // Build every policy before running anything: a typo fails at once.
   std::vector<std::unique_ptr<EvaluationPolicy>> policies;
-  for (const Variant& v : variants) policies.push_back(catalog.evaluations.make(parse_policy(v.policy, args.seed)));
+  for (const Variant& v : variants) policies.push_back(catalog.evaluations.make(policy_from_text("evaluation", v.policy, "--policy", args.seed)));
 
   std::vector<EvalBenchRow> rows;
   for (const int nodes : args.nodes) {

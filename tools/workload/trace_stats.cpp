@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
 #include "sim/metrics/summary.hpp"
@@ -223,80 +222,10 @@ TraceStats compute_trace_stats(const Trace& trace) {
   return TraceStats{b.take()};
 }
 
-std::optional<double> ReferenceRow::find(const std::string& key) const {
-  for (const auto& [k, v] : values) {
-    if (k == key) return v;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
-std::string mark(const std::string& file, const YAML::Node& node) {
-  const YAML::Mark m = node.Mark();
-  return m.line < 0 ? file : fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
-}
-
-void flatten(const std::string& file, const YAML::Node& node, const std::string& prefix, const TraceStats& known,
-             ReferenceRow& row) {
-  for (const auto& entry : node) {
-    const std::string key = prefix.empty() ? entry.first.as<std::string>() : prefix + "." + entry.first.as<std::string>();
-    if (entry.second.IsMap()) {
-      flatten(file, entry.second, key, known, row);
-      continue;
-    }
-    if (!known.find(key)) {
-      throw InputError(fmt::format("{}: unknown metric '{}' (metrics are the cluster_summary.csv columns and keys like "
-                                   "'Eval.duration_cdf.128'; `acmesim stats --format csv` lists them all)",
-                                   mark(file, entry.first), key));
-    }
-    double value = 0;
-    try {
-      value = entry.second.as<double>();
-    } catch (const YAML::Exception&) {
-      throw InputError(fmt::format("{}: {}: expected a number, found '{}'", mark(file, entry.second), key,
-                                   YAML::Dump(entry.second)));
-    }
-    row.values.emplace_back(key, value);
-  }
-}
-
-}  // namespace
-
-ReferenceRow load_reference(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("{}: cannot open the reference file", path));
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: not valid YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  if (!root.IsMap()) throw InputError(fmt::format("{}: expected a mapping with 'name', 'source' and 'metrics'", path));
-  static const std::vector<std::string> kKeys{"name", "source", "metrics"};
-  for (const auto& entry : root) {
-    const std::string k = entry.first.as<std::string>();
-    if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
-      throw InputError(fmt::format("{}: unknown key '{}' (valid: name, source, metrics)", mark(path, entry.first), k));
-    }
-  }
-  ReferenceRow row;
-  row.name = root["name"] ? root["name"].as<std::string>() : std::filesystem::path(path).stem().string();
-  row.source = root["source"] ? root["source"].as<std::string>() : std::string{};
-  const YAML::Node metrics = root["metrics"];
-  if (!metrics || !metrics.IsMap()) {
-    throw InputError(fmt::format("{}: metrics: expected a mapping of metric names to numbers", mark(path, root)));
-  }
-  const TraceStats known = compute_trace_stats(Trace{});
-  flatten(path, metrics, "", known, row);
-  return row;
-}
-
-std::string resolve_reference(const std::string& name_or_path, const std::string& reference_dir) {
-  if (name_or_path == "seren" || name_or_path == "kalos") {
-    return (std::filesystem::path(reference_dir) / (name_or_path + ".yaml")).string();
-  }
-  return name_or_path;
+std::vector<std::string> trace_stat_keys() {
+  std::vector<std::string> keys;
+  for (const Metric& m : compute_trace_stats(Trace{}).metrics) keys.push_back(m.key);
+  return keys;
 }
 
 namespace {

@@ -1,6 +1,4 @@
 #pragma once
-
-#include <yaml-cpp/yaml.h>
 /// A workload profile: every parameter of the Acme-style generator (docs/workload.md), read
 /// strictly from YAML (configs/profiles/*.yaml). Unknown keys and malformed values are
 /// InputErrors naming file:line:col, the key, what was expected and what was found.
@@ -9,6 +7,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <yaml-cpp/yaml.h>
 
 #include "sim/model/cluster.hpp"
 #include "sim/model/job.hpp"
