@@ -17,8 +17,24 @@ enum class TraceSchema : std::uint8_t { Seren, Kalos };
 
 /// Every column of either schema, in file order (Kalos's order; Seren's skips its four).
 enum AcmeColumn : std::size_t {
-  kJobId, kUser, kNodeNum, kGpuNum, kCpuNum, kMemPerPod, kSharedMem, kType, kState,
-  kSubmit, kStart, kEnd, kFailTime, kStopTime, kDuration, kQueue, kGpuTime, kAcmeColumnCount
+  kJobId,
+  kUser,
+  kNodeNum,
+  kGpuNum,
+  kCpuNum,
+  kMemPerPod,
+  kSharedMem,
+  kType,
+  kState,
+  kSubmit,
+  kStart,
+  kEnd,
+  kFailTime,
+  kStopTime,
+  kDuration,
+  kQueue,
+  kGpuTime,
+  kAcmeColumnCount
 };
 
 struct AcmeColumnInfo {

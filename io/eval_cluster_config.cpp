@@ -1,10 +1,10 @@
 #include "io/eval_cluster_config.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 #include "io/eval_suite.hpp"
 #include "io/yaml.hpp"
@@ -13,9 +13,19 @@ namespace acmesim {
 
 namespace {
 
-const std::vector<std::string> kKeys{"name",          "description", "scenario", "set", "suite", "model_gb",
-                                     "checkpoint_interval_h", "min_pretrain_gpus", "plan_nodes", "noise",
-                                     "seed",          "policies",    "pretraining"};
+const std::vector<std::string> kKeys{"name",
+                                     "description",
+                                     "scenario",
+                                     "set",
+                                     "suite",
+                                     "model_gb",
+                                     "checkpoint_interval_h",
+                                     "min_pretrain_gpus",
+                                     "plan_nodes",
+                                     "noise",
+                                     "seed",
+                                     "policies",
+                                     "pretraining"};
 const std::vector<std::string> kRunKeys{"start_h", "gpus", "hours"};
 
 EvalClusterConfig read_config(const yaml::Node& root) {

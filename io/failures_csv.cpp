@@ -1,11 +1,11 @@
 #include "io/failures_csv.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "io/csv_file.hpp"
 #include "sim/core/error.hpp"
@@ -32,8 +32,8 @@ void add_failure_log(std::string_view cell, const std::string& place, FailureBre
     const auto end = cell.find(';');
     const std::string_view item = cell.substr(0, end);
     const auto colon = item.rfind(':');
-    const auto reason = colon == std::string_view::npos ? std::nullopt
-                                                        : parse_failure_reason(std::string(item.substr(0, colon)));
+    const auto reason =
+        colon == std::string_view::npos ? std::nullopt : parse_failure_reason(std::string(item.substr(0, colon)));
     std::int64_t ms = 0;
     if (!reason || !parse_seconds_ms(item.substr(colon + 1), ms)) {
       throw input_error(place, "column 'failure_log'", "Reason:gpu_seconds items joined by ';'", item);
@@ -53,7 +53,9 @@ void read_failures(Reader& reader, const std::string& path, FailureBreakdown& in
   if (!has_log && !(reader.has_column("state") && reader.has_column("gpu_time"))) {
     throw input_error(place(path, 1), "header",
                       "a 'failure_log' column (acmesim jobs.csv) or 'state' and 'gpu_time' (an AcmeTrace file)",
-                      reader.has_column("state") ? "only state" : reader.has_column("gpu_time") ? "only gpu_time" : "none of them");
+                      reader.has_column("state")      ? "only state"
+                      : reader.has_column("gpu_time") ? "only gpu_time"
+                                                      : "none of them");
   }
   const char* log = nullptr;
   const char* state = nullptr;
@@ -66,7 +68,9 @@ void read_failures(Reader& reader, const std::string& path, FailureBreakdown& in
       const bool more = dynamic_cast<const io::error::too_many_columns*>(&e) != nullptr;
       throw input_error(place(path, static_cast<long>(reader.get_file_line())), "row",
                         "as many cells as the header has columns",
-                        fewer ? "fewer" : more ? "more" : std::string_view{e.what()});
+                        fewer  ? "fewer"
+                        : more ? "more"
+                               : std::string_view{e.what()});
     }
     ++into.jobs_read;
     const std::string at = place(path, static_cast<long>(reader.get_file_line()));

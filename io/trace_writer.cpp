@@ -42,27 +42,51 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     append_acme_row(buffer, schema, [&](AcmeColumn column, std::string& cell) {
       const auto number = [&](auto value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
       switch (column) {
-        case kJobId: cell += job.trace_id; break;
-        case kUser: cell += trace.user_name(job.user); break;
-        case kNodeNum: number(job.demand.nodes); break;
-        case kGpuNum: number(job.demand.gpus); break;
-        case kCpuNum: number(job.demand.cpus); break;
-        case kMemPerPod: number(job.demand.mem_gib_per_node); break;
+        case kJobId:
+          cell += job.trace_id;
+          break;
+        case kUser:
+          cell += trace.user_name(job.user);
+          break;
+        case kNodeNum:
+          number(job.demand.nodes);
+          break;
+        case kGpuNum:
+          number(job.demand.gpus);
+          break;
+        case kCpuNum:
+          number(job.demand.cpus);
+          break;
+        case kMemPerPod:
+          number(job.demand.mem_gib_per_node);
+          break;
         case kSharedMem:
           fmt::format_to(std::back_inserter(cell), "{:.1f}", job.demand.cpu_only() ? 0.0 : shared_mem_gb);
           break;
-        case kType: cell += name(job.type); break;
-        case kState: cell += name(job.recorded_state); break;
-        case kSubmit: time(cell, job.submitted); break;
-        case kStart: time(cell, start); break;
-        case kEnd: time(cell, end); break;
+        case kType:
+          cell += name(job.type);
+          break;
+        case kState:
+          cell += name(job.recorded_state);
+          break;
+        case kSubmit:
+          time(cell, job.submitted);
+          break;
+        case kStart:
+          time(cell, start);
+          break;
+        case kEnd:
+          time(cell, end);
+          break;
         case kFailTime:
           if (failed) time(cell, end);
           break;
         case kStopTime:
           if (job.recorded_state == FinalState::Cancelled) time(cell, end);
           break;
-        case kDuration: number(duration); break;
+        case kDuration:
+          number(duration);
+          break;
         // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both (§2.2 [R-nb]).
         case kQueue:
           number(queue);
@@ -72,7 +96,8 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
           number(duration * job.demand.gpus);
           cell += ".0";
           break;
-        case kAcmeColumnCount: break;
+        case kAcmeColumnCount:
+          break;
       }
     });
     buffer.push_back('\n');

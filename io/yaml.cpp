@@ -21,7 +21,7 @@ std::string text_at(const std::string& text, int line, int column) {
     if (!std::getline(in, row)) return {};
   }
   return column >= 0 && static_cast<std::size_t>(column) < row.size() ? row.substr(static_cast<std::size_t>(column))
-                                                                       : std::string{};
+                                                                      : std::string{};
 }
 
 }  // namespace

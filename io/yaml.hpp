@@ -8,6 +8,9 @@
 /// keys name the valid ones, and no yaml-cpp exception leaves this reader: a loader that only
 /// calls yaml::Node (and guard() around what it hands to yaml-cpp directly) throws InputError
 /// and nothing else.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -17,9 +20,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
 
@@ -35,7 +35,7 @@ struct Range {
 struct Entry;
 
 class Node {
-public:
+ public:
   /// The root of a document. `file` names it in messages and is the base of relative paths;
   /// `what` names the whole document ("scenario"); keys in `overridden` (dotted, as given to
   /// --set) and everything below them are placed at "--set KEY" instead of file:line:col.
@@ -125,10 +125,14 @@ public:
   template <class T>
   static std::string expected(const Range<T>& range = {}) {
     std::string kind;
-    if constexpr (std::is_same_v<T, bool>) kind = "true or false";
-    else if constexpr (std::is_integral_v<T>) kind = "a whole number";
-    else if constexpr (std::is_floating_point_v<T>) kind = "a number";
-    else kind = "a string";
+    if constexpr (std::is_same_v<T, bool>)
+      kind = "true or false";
+    else if constexpr (std::is_integral_v<T>)
+      kind = "a whole number";
+    else if constexpr (std::is_floating_point_v<T>)
+      kind = "a number";
+    else
+      kind = "a string";
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
       if (range.min && range.max) return fmt::format("{} in [{}, {}]", kind, *range.min, *range.max);
       if (range.min) return fmt::format("{} >= {}", kind, *range.min);
@@ -137,7 +141,7 @@ public:
     return kind;
   }
 
-private:
+ private:
   struct Source {
     std::string file;
     std::string what;

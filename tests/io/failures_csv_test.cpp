@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -48,8 +47,8 @@ TEST_CASE("failures are read from a jobs.csv failure_log, plain or gzip, skippin
 }
 
 TEST_CASE("an AcmeTrace file gives one Unknown failure per failed job, with its gpu_time") {
-  const std::string path = write_file("acmesim_failures_trace.csv",
-                                      "job_id,state,gpu_time\n1,FAILED,3.5\n2,TIMEOUT,1\n3,CANCELLED,9\n");
+  const std::string path =
+      write_file("acmesim_failures_trace.csv", "job_id,state,gpu_time\n1,FAILED,3.5\n2,TIMEOUT,1\n3,CANCELLED,9\n");
   FailureBreakdown b;
   add_failures_from_csv(path, b);
   CHECK(b.jobs_read == 3);
@@ -68,8 +67,8 @@ TEST_CASE("a malformed failures file names file, line, column, expected and foun
   CHECK_THROWS_MATCHES(add_failures_from_csv(bad_gpu, b), InputError,
                        Catch::Message(bad_gpu + ":2: column 'gpu_time': expected GPU-seconds, found '-1'"));
   const std::string no_columns = write_file("acmesim_failures_header.csv", "job_id,state\n1,FAILED\n");
-  CHECK_THROWS_WITH(add_failures_from_csv(no_columns, b), Catch::StartsWith(no_columns + ":1: header: expected") &&
-                                                              Catch::EndsWith("found 'only state'"));
+  CHECK_THROWS_WITH(add_failures_from_csv(no_columns, b),
+                    Catch::StartsWith(no_columns + ":1: header: expected") && Catch::EndsWith("found 'only state'"));
   const std::string short_row = write_file("acmesim_failures_short.csv", "state,gpu_time\nFAILED\n");
   CHECK_THROWS_WITH(add_failures_from_csv(short_row, b), Catch::StartsWith(short_row + ":2: row: expected"));
   for (const auto& p : {bad_log, bad_gpu, no_columns, short_row}) std::filesystem::remove(p);

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "io/yaml.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "io/yaml.hpp"
 #include "sim/core/error.hpp"
 
 using namespace acmesim;
@@ -29,8 +29,9 @@ yaml::Node doc(const std::string& text) { return yaml::parse_text("dir/f.yaml", 
 
 TEST_CASE("an unknown key names its place and the valid keys") {
   const yaml::Node root = doc("nodes: 2\nnodez: 3\n");
-  CHECK(error_of([&] { root.only_keys({"nodes", "gpus"}); }) ==
-        "dir/f.yaml:2:1: settings: expected a known key (nodes, gpus), found 'nodez'");
+  CHECK(error_of([&] {
+          root.only_keys({"nodes", "gpus"});
+        }) == "dir/f.yaml:2:1: settings: expected a known key (nodes, gpus), found 'nodez'");
   const yaml::Node nested = doc("cluster:\n  gpus: 8\n  cpu: 1\n")["cluster"];
   CHECK(error_of([&] { nested.only_keys({"gpus"}); }) ==
         "dir/f.yaml:3:3: cluster: expected a known key (gpus), found 'cpu'");
@@ -40,7 +41,8 @@ TEST_CASE("an unknown key names its place and the valid keys") {
 TEST_CASE("a list or mapping used as a key is an InputError at the key's place") {
   const yaml::Node root = doc("a: 1\n? [a, b] : 1\n");
   CHECK(error_of([&] { root.only_keys({"a"}); }) ==
-        "dir/f.yaml:2:3: settings: expected a plain key (a name or a number, not a list or a mapping), found '[a, b]: 1'");
+        "dir/f.yaml:2:3: settings: expected a plain key (a name or a number, not a list or a mapping), found '[a, b]: "
+        "1'");
   CHECK(error_of([&] { root.entries("a mapping"); }).rfind("dir/f.yaml:2:3: settings: expected a plain key", 0) == 0);
 }
 
@@ -50,9 +52,13 @@ TEST_CASE("a value of the wrong type names the field, the type and what was foun
         "dir/f.yaml:1:18: cluster.nodes: expected a whole number, found 'lots'");
   CHECK(error_of([&] { root["cluster"].get<double>("share", 0); }) ==
         "dir/f.yaml:1:31: cluster.share: expected a number, found '[1]'");
-  CHECK(error_of([&] { root.get<bool>("flag", false); }) == "dir/f.yaml:2:7: flag: expected true or false, found 'maybe'");
-  CHECK(error_of([&] { root.get<std::string>("cluster", ""); }).rfind("dir/f.yaml:1:10: cluster: expected a string", 0) == 0);
-  CHECK(error_of([&] { root["flag"]["x"]; }) == "dir/f.yaml:2:7: flag: expected a mapping of keys to values, found 'maybe'");
+  CHECK(error_of([&] { root.get<bool>("flag", false); }) ==
+        "dir/f.yaml:2:7: flag: expected true or false, found 'maybe'");
+  CHECK(error_of([&] {
+          root.get<std::string>("cluster", "");
+        }).rfind("dir/f.yaml:1:10: cluster: expected a string", 0) == 0);
+  CHECK(error_of([&] { root["flag"]["x"]; }) ==
+        "dir/f.yaml:2:7: flag: expected a mapping of keys to values, found 'maybe'");
 }
 
 TEST_CASE("a value out of its range names the range") {
@@ -61,8 +67,10 @@ TEST_CASE("a value out of its range names the range") {
         "dir/f.yaml:1:8: share: expected a number in [0, 1], found '1.5'");
   CHECK(error_of([&] { root.get<int>("count", 1, {.min = 1}); }) ==
         "dir/f.yaml:2:8: count: expected a whole number >= 1, found '0'");
-  CHECK(error_of([&] { root.get<std::uint64_t>("seed", 1); }) == "dir/f.yaml:3:7: seed: expected a whole number, found '-1'");
-  CHECK(error_of([&] { root.get<double>("nan", 0, {.max = 3}); }) == "dir/f.yaml:4:6: nan: expected a number <= 3, found '.nan'");
+  CHECK(error_of([&] { root.get<std::uint64_t>("seed", 1); }) ==
+        "dir/f.yaml:3:7: seed: expected a whole number, found '-1'");
+  CHECK(error_of([&] { root.get<double>("nan", 0, {.max = 3}); }) ==
+        "dir/f.yaml:4:6: nan: expected a number <= 3, found '.nan'");
   CHECK(root.get<double>("share", 0, {.min = 1, .max = 1.5}) == 1.5);
   CHECK(root.get<int>("absent", 7, {.min = 1}) == 7);
 }
@@ -95,7 +103,8 @@ TEST_CASE("paths are relative to the file's folder unless absolute or given a ba
   CHECK(root["trace"].as_path("a path") == "t.csv");
   CHECK(root["trace"].as_path("a path", std::string("/work/run")) == "/work/t.csv");
   CHECK(root["abs"].as_path("a path") == "/x/y.csv");
-  CHECK(error_of([&] { root["empty"].as_path("a file path"); }) == "dir/f.yaml:3:8: empty: expected a file path, found '\"\"'");
+  CHECK(error_of([&] { root["empty"].as_path("a file path"); }) ==
+        "dir/f.yaml:3:8: empty: expected a file path, found '\"\"'");
 }
 
 TEST_CASE("keys set on the command line are placed at --set KEY") {
