@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "io/failures_csv.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 
 namespace acmesim::app {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "io/failures_csv.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 #include "sim/core/error.hpp"
 #include "io/acme_trace.hpp"
@@ -32,7 +33,8 @@ struct StatsArgs {
 int run_stats(const StatsArgs& args) {
   std::optional<ReferenceRow> reference;
   if (!args.compare.empty()) {
-    reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"));
+    reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"),
+                               trace_stat_keys());
   }
   const auto t0 = std::chrono::steady_clock::now();
   const Trace trace = read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows});

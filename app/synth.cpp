@@ -10,7 +10,7 @@
 #include "app/command.hpp"
 #include "sim/core/error.hpp"
 #include "tools/workload/generator.hpp"
-#include "tools/workload/profile.hpp"
+#include "io/profile.hpp"
 
 #ifndef ACMESIM_CONFIG_DIR
 #define ACMESIM_CONFIG_DIR "configs"

@@ -21,7 +21,7 @@
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
 #include "tools/workload/generator.hpp"
-#include "tools/workload/profile.hpp"
+#include "io/profile.hpp"
 
 using namespace acmesim;
 

@@ -10,18 +10,11 @@
 #include <sstream>
 #include <unordered_map>
 
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
 #include <fmt/format.h>
-// fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
-// package's header, not about our code.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
 
-#include "sim/core/error.hpp"
+#include "io/csv_file.hpp"
 #include "io/timestamp.hpp"
+#include "sim/core/error.hpp"
 
 namespace acmesim {
 
@@ -29,18 +22,7 @@ std::string_view name(TraceSchema schema) { return schema == TraceSchema::Kalos 
 
 namespace {
 
-// Column order of the superset of both schemas; the reader maps the file's header onto it.
-enum Col : std::size_t {
-  kJobId, kUser, kNodeNum, kGpuNum, kCpuNum, kMemPerPod, kSharedMem, kType, kState,
-  kSubmit, kStart, kEnd, kFailTime, kStopTime, kDuration, kQueue, kGpuTime, kColumnCount
-};
-constexpr std::array<const char*, kColumnCount> kColumnNames{
-    "job_id", "user", "node_num", "gpu_num", "cpu_num", "mem_per_pod_GB", "shared_mem_per_pod", "type", "state",
-    "submit_time", "start_time", "end_time", "fail_time", "stop_time", "duration", "queue", "gpu_time"};
-constexpr std::array<Col, 11> kRequired{kJobId, kUser, kNodeNum, kGpuNum, kCpuNum, kType,
-                                        kState, kSubmit, kStart, kEnd, kDuration};
-
-using Reader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
+using Reader = io::CSVReader<kAcmeColumnCount, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
 
 /// One bad field: the message names the column, the expected form and what was found.
 struct BadField {
@@ -49,23 +31,23 @@ struct BadField {
 
 class RowParser {
 public:
-  RowParser(const std::string& file, unsigned line, const std::array<const char*, kColumnCount>& cells)
+  RowParser(const std::string& file, unsigned line, const std::array<const char*, kAcmeColumnCount>& cells)
       : file_{file}, line_{line}, cells_{cells} {}
 
-  std::string_view text(Col c) const { return cells_[c] ? std::string_view{cells_[c]} : std::string_view{}; }
-  bool present(Col c) const { return cells_[c] != nullptr; }
+  std::string_view text(AcmeColumn c) const { return cells_[c] ? std::string_view{cells_[c]} : std::string_view{}; }
+  bool present(AcmeColumn c) const { return cells_[c] != nullptr; }
 
-  [[noreturn]] void fail(Col c, std::string_view expected) const {
-    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kColumnNames[c], expected,
+  [[noreturn]] void fail(AcmeColumn c, std::string_view expected) const {
+    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kAcmeColumns[c].name, expected,
                                text(c))};
   }
 
-  std::string_view nonempty(Col c) const {
+  std::string_view nonempty(AcmeColumn c) const {
     if (text(c).empty()) fail(c, "a non-empty value");
     return text(c);
   }
 
-  int count(Col c) const {
+  int count(AcmeColumn c) const {
     const std::string_view t = text(c);
     // Integral counts are sometimes written as floats ("8.0") by pandas; accept whole values.
     const auto value = number(t);
@@ -76,7 +58,7 @@ public:
   }
 
   /// A duration in seconds (integer or decimal) >= 0; empty gives nullopt when allowed.
-  std::optional<Duration> seconds_field(Col c, bool allow_empty) const {
+  std::optional<Duration> seconds_field(AcmeColumn c, bool allow_empty) const {
     const std::string_view t = text(c);
     if (t.empty() && allow_empty) return std::nullopt;
     const auto value = number(t);
@@ -85,7 +67,7 @@ public:
   }
 
   /// A timestamp; empty gives nullopt when allowed.
-  std::optional<Timestamp> time(Col c, bool allow_empty) const {
+  std::optional<Timestamp> time(AcmeColumn c, bool allow_empty) const {
     const std::string_view t = text(c);
     if (t.empty() && allow_empty) return std::nullopt;
     auto ts = parse_timestamp(t);
@@ -93,7 +75,7 @@ public:
     return ts;
   }
 
-  void optional_number(Col c) const {
+  void optional_number(AcmeColumn c) const {
     const std::string_view t = text(c);
     if (!t.empty() && !number(t)) fail(c, "a number or nothing");
   }
@@ -109,7 +91,7 @@ private:
 
   const std::string& file_;
   unsigned line_;
-  const std::array<const char*, kColumnCount>& cells_;
+  const std::array<const char*, kAcmeColumnCount>& cells_;
 };
 
 struct RawJob {
@@ -120,34 +102,35 @@ struct RawJob {
 
 Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& options) {
   try {
-    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kColumnNames[0], kColumnNames[1],
-                       kColumnNames[2], kColumnNames[3], kColumnNames[4], kColumnNames[5], kColumnNames[6],
-                       kColumnNames[7], kColumnNames[8], kColumnNames[9], kColumnNames[10], kColumnNames[11],
-                       kColumnNames[12], kColumnNames[13], kColumnNames[14], kColumnNames[15], kColumnNames[16]);
+    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kAcmeColumns[0].name,
+                       kAcmeColumns[1].name, kAcmeColumns[2].name, kAcmeColumns[3].name, kAcmeColumns[4].name,
+                       kAcmeColumns[5].name, kAcmeColumns[6].name, kAcmeColumns[7].name, kAcmeColumns[8].name,
+                       kAcmeColumns[9].name, kAcmeColumns[10].name, kAcmeColumns[11].name, kAcmeColumns[12].name,
+                       kAcmeColumns[13].name, kAcmeColumns[14].name, kAcmeColumns[15].name, kAcmeColumns[16].name);
   } catch (const io::error::header_missing&) {
     throw InputError(fmt::format("{}: the file is empty; expected an AcmeTrace header line", file));
   } catch (const io::error::base& e) {
     throw InputError(fmt::format("{}:1: cannot read the header: {}", file, e.what()));
   }
   std::vector<std::string> missing;
-  for (Col c : kRequired) {
-    if (!reader.has_column(kColumnNames[c])) missing.emplace_back(kColumnNames[c]);
+  for (const AcmeColumnInfo& info : kAcmeColumns) {
+    if (info.required && !reader.has_column(info.name)) missing.emplace_back(info.name);
   }
   if (!missing.empty()) {
-    std::string want;
-    for (Col c : kRequired) want += fmt::format("{}{}", want.empty() ? "" : ",", kColumnNames[c]);
+    const std::string want =
+        acme_column_list(TraceSchema::Kalos, ',', [](const AcmeColumnInfo& info) { return info.required; });
     throw InputError(fmt::format("{}:1: header lacks column(s) {}; an AcmeTrace header has {}", file,
                                  fmt::join(missing, ", "), want));
   }
 
   Trace trace;
   trace.path = file;
-  trace.schema = reader.has_column(kColumnNames[kMemPerPod]) ? TraceSchema::Kalos : TraceSchema::Seren;
+  trace.schema = reader.has_column(kAcmeColumns[kMemPerPod].name) ? TraceSchema::Kalos : TraceSchema::Seren;
   std::unordered_map<std::string, UserId> user_ids;  // interning only; ids follow first appearance
   std::vector<RawJob> raw;
   std::optional<int> offset;
 
-  std::array<const char*, kColumnCount> cells{};
+  std::array<const char*, kAcmeColumnCount> cells{};
   for (;;) {
     cells.fill(nullptr);
     unsigned line = 0;
@@ -231,33 +214,10 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
   return trace;
 }
 
-bool is_gzip(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[2] = {};
-  in.read(magic, 2);
-  return in.gcount() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
 }  // namespace
 
 Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) {
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw InputError(fmt::format("{}: cannot open the trace file", path));
-  probe.close();
-  try {
-    if (is_gzip(path)) {
-      std::ifstream file(path, std::ios::binary);
-      boost::iostreams::filtering_istream in;
-      in.push(boost::iostreams::gzip_decompressor());
-      in.push(file);
-      Reader reader(path, in);
-      return parse(reader, path, options);
-    }
-    Reader reader(path);
-    return parse(reader, path, options);
-  } catch (const boost::iostreams::gzip_error& e) {
-    throw InputError(fmt::format("{}: the gzip data is damaged ({})", path, e.what()));
-  }
+  return csv::read_csv_file<Reader>(path, "trace file", [&](Reader& reader) { return parse(reader, path, options); });
 }
 
 Trace parse_acme_trace(const std::string& name, std::string_view text, const TraceReadOptions& options) {

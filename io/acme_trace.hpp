@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "io/acme_schema.hpp"
 #include "sim/model/job.hpp"
 
 namespace acmesim {
 
-enum class TraceSchema : std::uint8_t { Seren, Kalos };
 std::string_view name(TraceSchema schema);
 
 struct TraceReadOptions {

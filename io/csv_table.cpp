@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <filesystem>
 #include <stdexcept>
 // fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
 // package's header, not about our code.
@@ -25,7 +26,15 @@ using Reader = io::CSVReader<kMaxColumns, io::trim_chars<' ', '\t', '\r'>, io::d
 
 class CsvTableReader final : public TableReader {
  public:
-  Table read(const std::string& path, const std::vector<std::string>& columns) const override {
+  Table read(const std::string& written, const std::string& origin,
+             const std::vector<std::string>& columns) const override {
+    // Relative to the scenario's folder; a block that came from no file (--set, the command
+    // line) resolves against the working directory.
+    namespace fs = std::filesystem;
+    const bool from_file = fs::path(origin).has_extension();
+    const fs::path file(written);
+    const std::string path =
+        (file.is_absolute() || !from_file ? file : fs::path(origin).parent_path() / file).lexically_normal().string();
     if (columns.empty() || columns.size() > kMaxColumns) {
       throw std::logic_error(fmt::format("CsvTableReader: 1..{} columns, asked for {}", kMaxColumns, columns.size()));
     }

@@ -1,13 +1,10 @@
 #include "io/eval_suite.hpp"
 
-#include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
+#include "io/yaml.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
@@ -17,107 +14,46 @@ namespace {
 const std::vector<std::string> kTopKeys{"name", "description", "reference_checkpoint_gb", "model_init_s", "datasets"};
 const std::vector<std::string> kDatasetKeys{"name", "samples", "inference_s", "preprocess_s", "metric_s", "note"};
 
-std::string where(const std::string& file, const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.line < 0) return file;
-  return fmt::format("{}:{}:{}", file, mark.line + 1, mark.column + 1);
-}
-
-void only_keys(const std::string& file, const std::string& what, const YAML::Node& node,
-               const std::vector<std::string>& valid) {
-  if (!node.IsMap()) {
-    throw InputError(fmt::format("{}: {}: expected a mapping of keys to values, found '{}'", where(file, node), what,
-                                 YAML::Dump(node)));
-  }
-  for (const auto& entry : node) {
-    const std::string k = entry.first.as<std::string>();
-    if (std::find(valid.begin(), valid.end(), k) == valid.end()) {
-      throw InputError(fmt::format("{}: {}: unknown key '{}' (valid: {})", where(file, entry.first), what, k,
-                                   fmt::join(valid, ", ")));
-    }
-  }
-}
-
-double number(const std::string& file, const std::string& what, const YAML::Node& node, double min_value) {
-  double value = 0;
-  try {
-    value = node.as<double>();
-  } catch (const YAML::Exception&) {
-    throw InputError(
-        fmt::format("{}: {}: expected a number >= {}, found '{}'", where(file, node), what, min_value, YAML::Dump(node)));
-  }
-  if (!(value >= min_value)) {
-    throw InputError(
-        fmt::format("{}: {}: expected a number >= {}, found '{}'", where(file, node), what, min_value, YAML::Dump(node)));
-  }
-  return value;
-}
-
-}  // namespace
-
-EvalSuite parse_eval_suite(const std::string& name, const std::string& yaml_text) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: not valid YAML: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  if (!root || root.IsNull()) throw InputError(fmt::format("{}: empty suite file: expected name and datasets", name));
-  only_keys(name, "suite", root, kTopKeys);
+EvalSuite read_suite(const yaml::Node& root) {
+  if (!root || root.is_null()) root.fail("a suite: a mapping with name and datasets");
+  root.only_keys(kTopKeys);
 
   EvalSuite s;
-  s.source = name;
-  s.name = root["name"] ? root["name"].as<std::string>() : name;
-  if (root["reference_checkpoint_gb"]) {
-    const double gb = number(name, "reference_checkpoint_gb", root["reference_checkpoint_gb"], 0.001);
+  s.source = root.file();
+  s.name = root.get<std::string>("name", root.file());
+  if (root.has("reference_checkpoint_gb")) {
+    const double gb = root["reference_checkpoint_gb"].as<double>({.min = 0.001});
     s.reference_checkpoint_bytes = static_cast<std::int64_t>(gb * 1e9 + 0.5);
   }
-  if (root["model_init_s"]) s.model_init = from_seconds(number(name, "model_init_s", root["model_init_s"], 0));
+  if (root.has("model_init_s")) s.model_init = from_seconds(root["model_init_s"].as<double>({.min = 0}));
 
-  const YAML::Node list = root["datasets"];
-  if (!list || !list.IsSequence() || list.size() == 0) {
-    throw InputError(fmt::format("{}: datasets: expected a non-empty list of datasets, found '{}'",
-                                 list ? where(name, list) : name, list ? YAML::Dump(list) : "nothing"));
-  }
+  const yaml::Node list = root.required("datasets", "a non-empty list of datasets");
+  if (!list.is_list() || list.size() == 0) list.fail("a non-empty list of datasets");
   std::set<std::string> seen;
-  for (const YAML::Node& item : list) {
-    only_keys(name, "dataset", item, kDatasetKeys);
+  for (const yaml::Node& entry : list.items("a non-empty list of datasets")) {
+    entry.only_keys(kDatasetKeys);
     EvalDataset d;
-    if (!item["name"] || !item["name"].IsScalar() || item["name"].as<std::string>().empty()) {
-      throw InputError(fmt::format("{}: dataset: expected a 'name', found none", where(name, item)));
-    }
-    d.name = item["name"].as<std::string>();
-    if (!seen.insert(d.name).second) {
-      throw InputError(fmt::format("{}: dataset '{}': name used twice", where(name, item["name"]), d.name));
-    }
-    const std::string what = fmt::format("dataset '{}'", d.name);
-    for (const char* required : {"inference_s", "metric_s"}) {
-      if (!item[required]) {
-        throw InputError(fmt::format("{}: {}: expected key '{}', found none", where(name, item), what, required));
-      }
-    }
-    d.inference = from_seconds(number(name, what + " inference_s", item["inference_s"], 0));
-    d.metric = from_seconds(number(name, what + " metric_s", item["metric_s"], 0));
-    if (item["preprocess_s"]) d.preprocess = from_seconds(number(name, what + " preprocess_s", item["preprocess_s"], 0));
-    if (item["samples"]) {
-      const double n = number(name, what + " samples", item["samples"], 1);
-      if (n != static_cast<double>(static_cast<std::uint32_t>(n))) {
-        throw InputError(fmt::format("{}: {} samples: expected a whole number >= 1, found '{}'",
-                                     where(name, item["samples"]), what, YAML::Dump(item["samples"])));
-      }
-      d.samples = static_cast<std::uint32_t>(n);
-    }
+    d.name = entry.need<std::string>("name");
+    if (d.name.empty()) entry["name"].fail("a dataset name");
+    if (!seen.insert(d.name).second) entry["name"].fail("a name no other dataset has");
+    const yaml::Node item = entry.named(fmt::format("dataset '{}'", d.name));
+    d.inference = from_seconds(item.need<double>("inference_s", {.min = 0}));
+    d.metric = from_seconds(item.need<double>("metric_s", {.min = 0}));
+    if (item.has("preprocess_s")) d.preprocess = from_seconds(item["preprocess_s"].as<double>({.min = 0}));
+    if (item.has("samples")) d.samples = item["samples"].as<std::uint32_t>({.min = 1});
     s.datasets.push_back(std::move(d));
   }
   return s;
 }
 
+}  // namespace
+
+EvalSuite parse_eval_suite(const std::string& name, const std::string& yaml_text) {
+  return yaml::guard(name, [&] { return read_suite(yaml::parse_text(name, yaml_text, "suite")); });
+}
+
 EvalSuite load_eval_suite(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the evaluation suite file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_eval_suite(path, text.str());
+  return parse_eval_suite(path, yaml::read_file(path, "evaluation suite"));
 }
 
 }  // namespace acmesim

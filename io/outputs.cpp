@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/core/error.hpp"
+#include "io/acme_schema.hpp"
 #include "io/timestamp.hpp"
+#include "sim/core/error.hpp"
 
 #ifndef ACMESIM_VERSION
 #define ACMESIM_VERSION "0.0.0"
@@ -51,9 +52,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   const bool extras = columns == JobsCsvColumns::WithExtras;
   File file{path};
   fmt::memory_buffer out;
-  fmt::format_to(std::back_inserter(out),
-                 "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,"
-                 "gpu_time{}\n",
+  fmt::format_to(std::back_inserter(out), "{}{}\n", acme_header(TraceSchema::Seren),
                  extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
                           "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups"
                         : "");
@@ -67,42 +66,60 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     const JobSpec& spec = trace.jobs[i];
     const JobStatus& s = result.jobs[i];
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},", spec.trace_id, trace.user_name(spec.user),
-                   spec.demand.nodes, spec.demand.gpus, spec.demand.cpus, name(spec.type),
-                   name(s.phase == JobPhase::Ended ? s.state : spec.recorded_state), stamp(spec.submitted));
-    if (s.phase == JobPhase::Ended) {
-      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.started));
-      fmt::format_to(std::back_inserter(out), "{},", stamp(*s.ended));
-      append_seconds(out, (*s.ended - *s.started).count());
-      out.push_back(',');
-      append_seconds(out, (*s.started - spec.submitted).count());
-      out.push_back(',');
-      append_seconds(out, s.held_gpu_ms);
-      if (extras) {
-        out.push_back(',');
-        append_seconds(out, (*s.ended - spec.submitted).count());
-        fmt::format_to(std::back_inserter(out), ",ran,{},{},{},", s.attempt, s.preemptions, s.failures);
-        append_seconds(out, s.lost_gpu_ms);
-        out.push_back(',');
-        append_seconds(out, s.overhead_gpu_ms);
-        fmt::format_to(std::back_inserter(out), ",{},{},",
-                       s.end_reason == FailureReason::None ? std::string_view{} : name(s.end_reason),
-                       failure_log_cell(s));
-        append_seconds(out, s.checkpoint_gpu_ms);
-        out.push_back(',');
-        append_seconds(out, s.recovery_wait.count());
-        const std::int64_t wall = (*s.ended - *s.started).count();
-        fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
-                       wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
-        fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
+    const bool ran = s.phase == JobPhase::Ended;
+    // A job that never ran keeps its recorded state and has no start, end, duration, queue or GPU time.
+    append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, fmt::memory_buffer& cell) {
+      const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+      switch (column) {
+        case kJobId: put(spec.trace_id); break;
+        case kUser: put(trace.user_name(spec.user)); break;
+        case kNodeNum: put(spec.demand.nodes); break;
+        case kGpuNum: put(spec.demand.gpus); break;
+        case kCpuNum: put(spec.demand.cpus); break;
+        case kType: put(name(spec.type)); break;
+        case kState: put(name(ran ? s.state : spec.recorded_state)); break;
+        case kSubmit: put(stamp(spec.submitted)); break;
+        case kStart:
+          if (ran) put(stamp(*s.started));
+          break;
+        case kEnd:
+          if (ran) put(stamp(*s.ended));
+          break;
+        case kDuration:
+          if (ran) append_seconds(cell, (*s.ended - *s.started).count());
+          break;
+        case kQueue:
+          if (ran) append_seconds(cell, (*s.started - spec.submitted).count());
+          break;
+        case kGpuTime:
+          if (ran) append_seconds(cell, s.held_gpu_ms);
+          break;
+        default: break;  // Kalos-only columns: not in jobs.csv
       }
-      out.push_back('\n');
-    } else {
-      fmt::format_to(std::back_inserter(out), ",,,,{}{}\n", extras ? ",," : "",
-                     !extras                                ? ""
-                     : s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0"
-                                                          : "unstarted,0,0,0,0,0,,,0,0,0,,0");
+    });
+    if (extras && ran) {
+      out.push_back(',');
+      append_seconds(out, (*s.ended - spec.submitted).count());
+      fmt::format_to(std::back_inserter(out), ",ran,{},{},{},", s.attempt, s.preemptions, s.failures);
+      append_seconds(out, s.lost_gpu_ms);
+      out.push_back(',');
+      append_seconds(out, s.overhead_gpu_ms);
+      fmt::format_to(std::back_inserter(out), ",{},{},",
+                     s.end_reason == FailureReason::None ? std::string_view{} : name(s.end_reason),
+                     failure_log_cell(s));
+      append_seconds(out, s.checkpoint_gpu_ms);
+      out.push_back(',');
+      append_seconds(out, s.recovery_wait.count());
+      const std::int64_t wall = (*s.ended - *s.started).count();
+      fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
+                     wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
+      fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
+    } else if (extras) {
+      fmt::format_to(std::back_inserter(out), ",,{}",
+                     s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0"
+                                                        : "unstarted,0,0,0,0,0,,,0,0,0,,0");
     }
+    out.push_back('\n');
     if (out.size() > (1U << 20)) {
       file.write(out);
       out.clear();

@@ -1,5 +1,7 @@
 #include "io/policy_yaml.hpp"
 
+#include "io/yaml.hpp"
+
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
@@ -68,24 +70,23 @@ PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slo
   return PolicyArgs{slot, block["name"].Scalar(), std::move(params), where, seed, csv_table_reader()};
 }
 
-PolicyArgs policy_args_from_yaml_text(const std::string& text, const std::string& slot, const std::string& where,
-                                      std::uint64_t seed) {
-  YAML::Node node;
-  try {
-    node = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("{} {}: not valid YAML ({})", where, text, e.msg));
+PolicyArgs policy_block(const yaml::Node& block, const std::string& slot, const std::string& fallback,
+                        std::uint64_t seed) {
+  if (block && !block.is_scalar()) {
+    const std::string expected = "a policy name, or a mapping with 'name' and the policy's parameters";
+    if (!block.is_map() || !block.has("name") || !block["name"].is_scalar()) block.fail(expected);
+    block.entries(expected);  // every parameter key a plain scalar, as PolicyArgs reads them
   }
-  if (node.IsScalar()) return PolicyArgs{slot, node.Scalar(), ParamValue{}, where, seed, csv_table_reader()};
-  if (!node.IsMap() || !node["name"] || !node["name"].IsScalar()) {
-    throw input_error(where, slot,
-                      "a policy name, or a mapping with 'name' and the policy's parameters, e.g. "
-                      "\"{name: decoupled, elastic: false}\"",
-                      text);
-  }
-  // `where` stands for the file: places in the text are WHERE:line:col.
-  ParamValue params = tree(node, slot, YamlOrigin{where, {}});
-  return PolicyArgs{slot, node["name"].Scalar(), std::move(params), where, seed, csv_table_reader()};
+  return policy_args_from_yaml(block.raw(), slot, fallback, YamlOrigin{block.file(), block.overridden()}, seed);
+}
+
+PolicyArgs policy_from_text(const std::string& slot, const std::string& text, const std::string& where,
+                            std::uint64_t seed) {
+  return yaml::guard(where, [&] {
+    const yaml::Node block = yaml::parse_text(where, text, slot);
+    if (!block || block.is_null()) block.fail("a policy name, or a mapping with 'name' and the policy's parameters");
+    return policy_block(block, slot, "", seed);
+  });
 }
 
 }  // namespace acmesim

@@ -27,10 +27,20 @@ ParamValue param_value_from_yaml(const YAML::Node& node, const std::string& path
 PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slot, const std::string& fallback_name,
                                  const YamlOrigin& origin, std::uint64_t seed);
 
-/// Same from YAML text ("decoupled" or "{name: decoupled, elastic: false}": --policy, a
-/// policies list); `where` stands for the text's file in messages ("--policy").
-PolicyArgs policy_args_from_yaml_text(const std::string& text, const std::string& slot, const std::string& where,
-                                      std::uint64_t seed);
+namespace yaml {
+class Node;
+}
+
+/// The one place a policy block of a strictly read YAML file becomes PolicyArgs of `slot`:
+/// `name` or {name: ..., params} (absent: `fallback`), every key checked to be a plain scalar;
+/// the block's place is where messages and relative paths start.
+PolicyArgs policy_block(const yaml::Node& block, const std::string& slot, const std::string& fallback,
+                        std::uint64_t seed);
+
+/// A policy block given as YAML text ("decoupled", "{name: decoupled, elastic: false}"); `where`
+/// stands for its file in messages (e.g. "--policy").
+PolicyArgs policy_from_text(const std::string& slot, const std::string& text, const std::string& where,
+                            std::uint64_t seed = 1);
 
 /// Reads CSV tables with fccp; every PolicyArgs built here gets it.
 std::shared_ptr<const TableReader> csv_table_reader();

@@ -80,7 +80,7 @@ namespace acmesim::testing {
 inline RunResult run_yaml(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs, const std::string& scheduler,
                           const std::string& placement = "pack") {
   const Catalog catalog = builtin_catalog();
-  const PolicyArgs args = policy_args_from_yaml_text(scheduler, "scheduler", "<test>", 1);
+  const PolicyArgs args = policy_from_text("scheduler", scheduler, "<test>", 1);
   Simulation sim{cluster, jobs,
                  core_policies(catalog, catalog.schedulers.make(args),
                                catalog.placements.make(PolicyArgs::named("placement", placement)))};

@@ -1,5 +1,3 @@
-#include "io/eval_suite.hpp"
-#include "io/policy_yaml.hpp"
 #include "tools/eval_bench.hpp"
 
 #include <algorithm>
@@ -7,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "io/eval_suite.hpp"
+#include "io/policy_yaml.hpp"
+#include "io/scenario.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
@@ -81,7 +82,7 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
   }
   // Build every policy before running anything: a typo fails at once.
   std::vector<std::unique_ptr<EvaluationPolicy>> policies;
-  for (const Variant& v : variants) policies.push_back(catalog.evaluations.make(policy_args_from_yaml_text(v.policy, "evaluation", "--policy", args.seed)));
+  for (const Variant& v : variants) policies.push_back(catalog.evaluations.make(policy_from_text("evaluation", v.policy, "--policy", args.seed)));
 
   std::vector<EvalBenchRow> rows;
   for (const int nodes : args.nodes) {

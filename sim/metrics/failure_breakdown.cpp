@@ -1,9 +1,7 @@
 #include "sim/metrics/failure_breakdown.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -52,86 +50,6 @@ std::string failure_log_cell(const JobStatus& status) {
     }
   }
   return out;
-}
-
-namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> cells;
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t at = line.find(sep, begin);
-    cells.push_back(line.substr(begin, at == std::string::npos ? std::string::npos : at - begin));
-    if (at == std::string::npos) return cells;
-    begin = at + 1;
-  }
-}
-
-bool parse_seconds_ms(const std::string& text, std::int64_t& ms) {
-  double v = 0;
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || p != text.data() + text.size() || !std::isfinite(v) || v < 0) return false;
-  ms = std::llround(v * 1000.0);
-  return true;
-}
-
-}  // namespace
-
-void add_failures_from_csv(const std::string& path, FailureBreakdown& into) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the file", path));
-  std::string line;
-  if (!std::getline(in, line)) throw InputError(fmt::format("{}:1: expected a CSV header, found an empty file", path));
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  const std::vector<std::string> header = split(line, ',');
-  const auto column = [&](const std::string& name) -> std::ptrdiff_t {
-    const auto it = std::find(header.begin(), header.end(), name);
-    return it == header.end() ? -1 : it - header.begin();
-  };
-  const std::ptrdiff_t log = column("failure_log");
-  const std::ptrdiff_t state = column("state");
-  const std::ptrdiff_t gpu_time = column("gpu_time");
-  if (log < 0 && (state < 0 || gpu_time < 0)) {
-    throw InputError(fmt::format("{}:1: header: expected a 'failure_log' column (acmesim jobs.csv) or 'state' and "
-                                 "'gpu_time' (an AcmeTrace file), found '{}'",
-                                 path, line));
-  }
-  std::size_t line_no = 1;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = split(line, ',');
-    if (cells.size() != header.size()) {
-      throw InputError(fmt::format("{}:{}: expected {} columns as in the header, found {}", path, line_no,
-                                   header.size(), cells.size()));
-    }
-    ++into.jobs_read;
-    if (log >= 0) {
-      const std::string& cell = cells[static_cast<std::size_t>(log)];
-      if (cell.empty()) continue;
-      for (const std::string& item : split(cell, ';')) {
-        const auto colon = item.rfind(':');
-        const auto reason = colon == std::string::npos ? std::nullopt : parse_failure_reason(item.substr(0, colon));
-        std::int64_t ms = 0;
-        if (!reason || !parse_seconds_ms(item.substr(colon + 1), ms)) {
-          throw InputError(fmt::format("{}:{}: column 'failure_log': expected Reason:gpu_seconds items joined by ';', "
-                                       "found '{}'",
-                                       path, line_no, item));
-        }
-        into.add(*reason, ms);
-      }
-    } else {
-      const std::string& s = cells[static_cast<std::size_t>(state)];
-      if (s != "FAILED" && s != "TIMEOUT" && s != "NODE_FAIL") continue;
-      std::int64_t ms = 0;
-      if (!parse_seconds_ms(cells[static_cast<std::size_t>(gpu_time)], ms)) {
-        throw InputError(fmt::format("{}:{}: column 'gpu_time': expected GPU-seconds, found '{}'", path, line_no,
-                                     cells[static_cast<std::size_t>(gpu_time)]));
-      }
-      into.add(FailureReason::Unknown, ms);
-    }
-  }
 }
 
 std::string format_failure_breakdown(const FailureBreakdown& b) {

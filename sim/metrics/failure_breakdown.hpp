@@ -4,9 +4,8 @@
 /// attempts they ended and its share. One failure = one attempt a failure ended (a job that
 /// recovered from three node failures counts three; a job that ended FAILED counts one).
 ///
-/// Built from a run's job statuses, or from one or more jobs.csv files (column `failure_log`;
-/// for a plain AcmeTrace file, from `state` and `gpu_time`, with reason Unknown). `acmesim
-/// failures` prints it; summary.json holds it under failures.breakdown.
+/// Built from a run's job statuses, or from one or more jobs.csv files (io/failures_csv.hpp).
+/// `acmesim failures` prints it; summary.json holds it under failures.breakdown.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -30,10 +29,6 @@ struct FailureBreakdown {
 };
 
 FailureBreakdown failure_breakdown(const std::vector<JobStatus>& jobs);
-
-/// Adds the failures of a jobs.csv (or AcmeTrace CSV) file to `into`. InputError with
-/// file:line: column on a malformed failure_log cell.
-void add_failures_from_csv(const std::string& path, FailureBreakdown& into);
 
 /// A Table-3-style text table: categories, then their reasons with failures, share of failures,
 /// GPU-hours and share of failed GPU time, largest GPU time first.

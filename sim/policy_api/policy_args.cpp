@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <filesystem>
 #include <sstream>
 
 namespace acmesim {
@@ -256,14 +255,7 @@ Table PolicyArgs::table(const std::string& key, const std::vector<std::string>& 
   if (!value) throw input_error(where_, field(key), expected, "nothing");
   if (value->kind != ParamValue::Kind::Scalar || value->text.empty()) bad(*value, field(key), expected);
   if (!tables_) throw std::logic_error("PolicyArgs::table: no TableReader was injected (io builds PolicyArgs)");
-  // Relative to the scenario's folder; a block that came from no file (--set, the command
-  // line) resolves against the working directory. Lexical only: the reader opens the file.
-  namespace fs = std::filesystem;
-  const std::string origin = where_file();
-  const bool from_file = fs::path(origin).has_extension();
-  const fs::path file(value->text);
-  const fs::path path = file.is_absolute() || !from_file ? file : fs::path(origin).parent_path() / file;
-  return tables_->read(path.lexically_normal().string(), columns);
+  return tables_->read(value->text, where_file(), columns);
 }
 
 Rng PolicyArgs::rng(std::string_view purpose) const {

@@ -87,7 +87,11 @@ struct Table {
 class TableReader {
  public:
   virtual ~TableReader() = default;
-  virtual Table read(const std::string& path, const std::vector<std::string>& columns) const = 0;
+  /// `path` as written in the policy block whose file is `origin`: the reader resolves a
+  /// relative path against that file's folder (or the working directory when `origin` is not a
+  /// file, e.g. "--set KEY").
+  virtual Table read(const std::string& path, const std::string& origin,
+                     const std::vector<std::string>& columns) const = 0;
 };
 
 class PolicyArgs {

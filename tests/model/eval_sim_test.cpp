@@ -45,7 +45,7 @@ EvalSuite make_suite(const std::vector<Ds>& datasets, double init_s, std::int64_
 
 /// policy("coupled"), policy("{name: decoupled, elastic: false}") or policy("decoupled", "{elastic: false}").
 PolicyArgs policy(const std::string& block, const std::string& params = "") {
-  if (params.empty()) return policy_args_from_yaml_text(block, "evaluation", "<test>", 1);
+  if (params.empty()) return policy_from_text("evaluation", block, "<test>", 1);
   YAML::Node node = YAML::Load(params);
   node["name"] = block;
   return policy_args_from_yaml(node, "evaluation", block, YamlOrigin{"<test>", {}}, 1);

@@ -97,7 +97,7 @@ TEST_CASE("a parameter of the wrong type is an error naming its place") {
 
 TEST_CASE("parameter text becomes the numbers and flags yaml-cpp's as<T>() gave") {
   const auto args = [](const std::string& text) {
-    return policy_args_from_yaml_text("{name: p, v: " + text + "}", "scheduler", "<test>", 1);
+    return policy_from_text("scheduler", "{name: p, v: " + text + "}", "<test>", 1);
   };
   for (const char* text : {"60", "-0.5", "1e3", "6.5e-3", "0.1", "1209604", "+2", ".5", "7.", ".inf", "-.Inf", "010"}) {
     INFO(text);

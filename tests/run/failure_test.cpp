@@ -6,6 +6,7 @@
 #include "policies/catalog.hpp"
 #include "io/scenario.hpp"
 #include "sim/core/error.hpp"
+#include "io/failures_csv.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 #include "io/outputs.hpp"
 #include "sim/metrics/summary.hpp"

@@ -2,15 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <memory>
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wrestrict"
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-#pragma GCC diagnostic pop
 #include <boost/random/bernoulli_distribution.hpp>
 #include <boost/random/discrete_distribution.hpp>
 #include <boost/random/exponential_distribution.hpp>
@@ -23,7 +16,6 @@
 #include "sim/core/rng.hpp"
 #include "sim/model/cluster.hpp"
 #include "io/policy_yaml.hpp"
-#include "io/timestamp.hpp"
 
 namespace acmesim {
 
@@ -275,76 +267,6 @@ ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile
     trace.jobs[i].recorded_start = *s.started + seconds(latency_s[i]);
   }
   return report;
-}
-
-namespace {
-
-void append_times(std::string& out, TimestampWriter& writer, const JobSpec& job, bool kalos) {
-  const SimTime start = *job.recorded_start;
-  const SimTime end = start + job.runtime;
-  writer.append(out, job.submitted.time_since_epoch().count());
-  out.push_back(',');
-  writer.append(out, start.time_since_epoch().count());
-  out.push_back(',');
-  writer.append(out, end.time_since_epoch().count());
-  out.push_back(',');
-  if (kalos) {
-    // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows, §2.2 [R-nb]).
-    const bool failed = job.recorded_state != FinalState::Completed && job.recorded_state != FinalState::Cancelled;
-    if (failed) writer.append(out, end.time_since_epoch().count());
-    out.push_back(',');
-    if (job.recorded_state == FinalState::Cancelled) writer.append(out, end.time_since_epoch().count());
-    out.push_back(',');
-  }
-}
-
-}  // namespace
-
-void write_acme_trace(const std::string& path, const Trace& trace, const WorkloadProfile& profile) {
-  const bool kalos = profile.schema == TraceSchema::Kalos;
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw InputError(fmt::format("{}: cannot open for writing", path));
-  boost::iostreams::filtering_ostream out;
-  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  if (gz) {
-    boost::iostreams::gzip_params params(boost::iostreams::gzip::default_compression);
-    params.mtime = 0;  // no timestamp: same content, same bytes
-    out.push(boost::iostreams::gzip_compressor(params));
-  }
-  out.push(file);
-  // Column order of trace_seren.csv and trace_kalos.csv (acme-paper.md §2.2 [R-nb]).
-  std::string buffer = kalos ? "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,"
-                               "submit_time,start_time,end_time,fail_time,stop_time,duration,queue,gpu_time\n"
-                             : "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,"
-                               "duration,queue,gpu_time\n";
-  TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
-  for (const JobSpec& job : trace.jobs) {
-    if (!job.recorded_start) throw SimulationError(fmt::format("synth: job {} has no start to write", job.trace_id));
-    const std::int64_t duration = job.runtime.count() / 1000;
-    const std::int64_t queue = (*job.recorded_start - job.submitted).count() / 1000;
-    fmt::format_to(std::back_inserter(buffer), "{},{},{},{},{},", job.trace_id, trace.user_name(job.user),
-                   job.demand.nodes, job.demand.gpus, job.demand.cpus);
-    if (kalos) {
-      fmt::format_to(std::back_inserter(buffer), "{},{:.1f},", job.demand.mem_gib_per_node,
-                     job.demand.cpu_only() ? 0.0 : profile.shared_mem_gb);
-    }
-    fmt::format_to(std::back_inserter(buffer), "{},{},", name(job.type), name(job.recorded_state));
-    append_times(buffer, writer, job, kalos);
-    // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both (§2.2 [R-nb]).
-    if (kalos) {
-      fmt::format_to(std::back_inserter(buffer), "{},{}.0,{}.0\n", duration, queue, duration * job.demand.gpus);
-    } else {
-      fmt::format_to(std::back_inserter(buffer), "{},{},{}.0\n", duration, queue, duration * job.demand.gpus);
-    }
-    if (buffer.size() > (1U << 20)) {
-      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-      buffer.clear();
-    }
-  }
-  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  out.reset();  // flushes and finishes the gzip stream
-  file.flush();
-  if (!file) throw InputError(fmt::format("{}: cannot write (disk full?)", path));
 }
 
 }  // namespace acmesim

@@ -20,7 +20,8 @@
 #include "sim/policy_api/catalog.hpp"
 #include "sim/run/simulation.hpp"
 #include "io/acme_trace.hpp"
-#include "tools/workload/profile.hpp"
+#include "io/profile.hpp"
+#include "io/trace_writer.hpp"
 
 namespace acmesim {
 
@@ -44,9 +45,9 @@ struct ScheduleReport {
 ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile, const Catalog& catalog,
                                     std::uint64_t seed);
 
-/// Writes `trace` (recorded starts set) in the exact AcmeTrace schema of the profile: Seren's 13
-/// columns or Kalos's 17; gzip-compressed when `path` ends in ".gz" (no timestamp in the gzip
-/// header, so the bytes depend only on the content).
-void write_acme_trace(const std::string& path, const Trace& trace, const WorkloadProfile& profile);
+/// Writes `trace` (recorded starts set) in the profile's AcmeTrace schema (io/trace_writer.hpp).
+inline void write_acme_trace(const std::string& path, const Trace& trace, const WorkloadProfile& profile) {
+  write_acme_trace(path, trace, profile.schema, profile.shared_mem_gb);
+}
 
 }  // namespace acmesim

@@ -1,5 +1,7 @@
 #include "tools/workload/trace_stats.hpp"
 
+#include "io/stats_json.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -7,8 +9,6 @@
 #include <numeric>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "sim/core/error.hpp"
 #include "sim/metrics/summary.hpp"
@@ -223,80 +223,10 @@ TraceStats compute_trace_stats(const Trace& trace) {
   return TraceStats{b.take()};
 }
 
-std::optional<double> ReferenceRow::find(const std::string& key) const {
-  for (const auto& [k, v] : values) {
-    if (k == key) return v;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
-std::string mark(const std::string& file, const YAML::Node& node) {
-  const YAML::Mark m = node.Mark();
-  return m.line < 0 ? file : fmt::format("{}:{}:{}", file, m.line + 1, m.column + 1);
-}
-
-void flatten(const std::string& file, const YAML::Node& node, const std::string& prefix, const TraceStats& known,
-             ReferenceRow& row) {
-  for (const auto& entry : node) {
-    const std::string key = prefix.empty() ? entry.first.as<std::string>() : prefix + "." + entry.first.as<std::string>();
-    if (entry.second.IsMap()) {
-      flatten(file, entry.second, key, known, row);
-      continue;
-    }
-    if (!known.find(key)) {
-      throw InputError(fmt::format("{}: unknown metric '{}' (metrics are the cluster_summary.csv columns and keys like "
-                                   "'Eval.duration_cdf.128'; `acmesim stats --format csv` lists them all)",
-                                   mark(file, entry.first), key));
-    }
-    double value = 0;
-    try {
-      value = entry.second.as<double>();
-    } catch (const YAML::Exception&) {
-      throw InputError(fmt::format("{}: {}: expected a number, found '{}'", mark(file, entry.second), key,
-                                   YAML::Dump(entry.second)));
-    }
-    row.values.emplace_back(key, value);
-  }
-}
-
-}  // namespace
-
-ReferenceRow load_reference(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("{}: cannot open the reference file", path));
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: not valid YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  if (!root.IsMap()) throw InputError(fmt::format("{}: expected a mapping with 'name', 'source' and 'metrics'", path));
-  static const std::vector<std::string> kKeys{"name", "source", "metrics"};
-  for (const auto& entry : root) {
-    const std::string k = entry.first.as<std::string>();
-    if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
-      throw InputError(fmt::format("{}: unknown key '{}' (valid: name, source, metrics)", mark(path, entry.first), k));
-    }
-  }
-  ReferenceRow row;
-  row.name = root["name"] ? root["name"].as<std::string>() : std::filesystem::path(path).stem().string();
-  row.source = root["source"] ? root["source"].as<std::string>() : std::string{};
-  const YAML::Node metrics = root["metrics"];
-  if (!metrics || !metrics.IsMap()) {
-    throw InputError(fmt::format("{}: metrics: expected a mapping of metric names to numbers", mark(path, root)));
-  }
-  const TraceStats known = compute_trace_stats(Trace{});
-  flatten(path, metrics, "", known, row);
-  return row;
-}
-
-std::string resolve_reference(const std::string& name_or_path, const std::string& reference_dir) {
-  if (name_or_path == "seren" || name_or_path == "kalos") {
-    return (std::filesystem::path(reference_dir) / (name_or_path + ".yaml")).string();
-  }
-  return name_or_path;
+std::vector<std::string> trace_stat_keys() {
+  std::vector<std::string> keys;
+  for (const Metric& m : compute_trace_stats(Trace{}).metrics) keys.push_back(m.key);
+  return keys;
 }
 
 namespace {
@@ -350,25 +280,26 @@ std::string format_trace_stats(const TraceStats& stats, const ReferenceRow* refe
                                const std::string& trace_name) {
   std::string out;
   if (format == StatsFormat::Json) {
-    nlohmann::ordered_json j;
-    j["trace"] = trace_name;
-    if (reference) j["reference"] = {{"name", reference->name}, {"source", reference->source}};
-    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const Metric& m : stats.metrics) {
-      const nlohmann::ordered_json value = m.defined ? nlohmann::ordered_json(m.value) : nlohmann::ordered_json();
-      const auto ref = reference ? reference->find(m.key) : std::nullopt;
-      if (!ref) {
-        metrics[m.key] = value;
-        continue;
-      }
-      const Comparison c = compare(m, *ref);
-      nlohmann::ordered_json e{{"value", value}, {"reference", *ref}, {"diff", c.diff}};
-      e["rel_error"] = std::isfinite(c.rel) ? nlohmann::ordered_json(c.rel) : nlohmann::ordered_json();
-      if (c.met && m.defined) e["target_met"] = *c.met;
-      metrics[m.key] = e;
+    StatsJson json;
+    json.trace = trace_name;
+    if (reference) {
+      json.reference_name = reference->name;
+      json.reference_source = reference->source;
     }
-    j["metrics"] = metrics;
-    return j.dump(2) + "\n";
+    for (const Metric& m : stats.metrics) {
+      StatsJsonMetric entry;
+      entry.key = m.key;
+      if (m.defined) entry.value = m.value;
+      if (const auto ref = reference ? reference->find(m.key) : std::nullopt) {
+        const Comparison c = compare(m, *ref);
+        entry.reference = *ref;
+        entry.diff = c.diff;
+        entry.rel_error = c.rel;
+        if (c.met && m.defined) entry.target_met = *c.met;
+      }
+      json.metrics.push_back(std::move(entry));
+    }
+    return format_stats_json(json);
   }
   if (format == StatsFormat::Csv) {
     out = reference ? "metric,value,reference,diff,rel_error,target,met\n" : "metric,value\n";
@@ -406,7 +337,8 @@ std::string format_trace_stats(const TraceStats& stats, const ReferenceRow* refe
     if (!ref) continue;
     const Comparison c = compare(m, *ref);
     out += fmt::format("{:<32} {:>14} {:>14} {:>10} {:>8} {:>6} {}\n", m.key, value, show(*ref, m.fraction),
-                       in_points(m) ? fmt::format("{:+.2f}pt", c.diff) : (c.diff >= 0 ? "+" : "") + show(c.diff, false),
+                       in_points(m) ? fmt::format("{:+.2f}pt", c.diff)
+                                   : fmt::format("{}{}", c.diff >= 0 ? "+" : "", show(c.diff, false)),
                        std::isfinite(c.rel) ? fmt::format("{:+.1f}%", 100.0 * c.rel) : "-", target_text(m.tolerance),
                        !c.met || !m.defined ? "" : *c.met ? "ok" : "MISS");
   }

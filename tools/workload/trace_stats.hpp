@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "io/acme_trace.hpp"
+#include "io/reference.hpp"
 
 namespace acmesim {
 
@@ -43,21 +44,8 @@ struct TraceStats {
 
 TraceStats compute_trace_stats(const Trace& trace);
 
-/// A reference row: metric key -> value, read from a YAML file (configs/reference/*.yaml).
-struct ReferenceRow {
-  std::string name;
-  std::string source;
-  std::vector<std::pair<std::string, double>> values;  // file order
-  std::optional<double> find(const std::string& key) const;
-};
-
-/// Loads a reference file. Nested maps flatten with '.' ("Eval: {duration_cdf: {128: 49.7}}" is
-/// "Eval.duration_cdf.128"); a key that names no metric of compute_trace_stats is an InputError
-/// with file:line:col.
-ReferenceRow load_reference(const std::string& path);
-
-/// "seren" and "kalos" name the bundled references under `reference_dir`; anything else is a path.
-std::string resolve_reference(const std::string& name_or_path, const std::string& reference_dir);
+/// The key of every metric compute_trace_stats gives (what a reference may name).
+std::vector<std::string> trace_stat_keys();
 
 enum class StatsFormat { Table, Csv, Json };
 

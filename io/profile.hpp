@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "sim/model/cluster.hpp"
 #include "sim/model/job.hpp"
 #include "io/acme_trace.hpp"

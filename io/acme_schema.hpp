@@ -1,0 +1,108 @@
+#pragma once
+/// The one table of AcmeTrace columns (acme-paper.md §2.2 [R-nb]). The trace reader maps a
+/// file's header onto it, and every writer (generated traces, jobs.csv) takes its header and
+/// column order from it, so the schemas cannot drift apart:
+///   Seren (trace_seren.csv, 13 columns): job_id,user,node_num,gpu_num,cpu_num,type,state,
+///     submit_time,start_time,end_time,duration,queue,gpu_time
+///   Kalos (trace_kalos.csv, 17 columns): Seren's, with mem_per_pod_GB and shared_mem_per_pod
+///     after cpu_num and fail_time and stop_time after end_time.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace acmesim {
+
+enum class TraceSchema : std::uint8_t { Seren, Kalos };
+
+/// Every column of either schema, in file order (Kalos's order; Seren's skips its four).
+enum AcmeColumn : std::size_t {
+  kJobId,
+  kUser,
+  kNodeNum,
+  kGpuNum,
+  kCpuNum,
+  kMemPerPod,
+  kSharedMem,
+  kType,
+  kState,
+  kSubmit,
+  kStart,
+  kEnd,
+  kFailTime,
+  kStopTime,
+  kDuration,
+  kQueue,
+  kGpuTime,
+  kAcmeColumnCount
+};
+
+struct AcmeColumnInfo {
+  AcmeColumn column;
+  const char* name;
+  bool kalos_only;  // mem_per_pod_GB, shared_mem_per_pod, fail_time, stop_time
+  bool required;    // the reader rejects a header without it
+
+  bool in(TraceSchema schema) const { return schema == TraceSchema::Kalos || !kalos_only; }
+};
+
+inline constexpr std::array<AcmeColumnInfo, kAcmeColumnCount> kAcmeColumns{{
+    {kJobId, "job_id", false, true},
+    {kUser, "user", false, true},
+    {kNodeNum, "node_num", false, true},
+    {kGpuNum, "gpu_num", false, true},
+    {kCpuNum, "cpu_num", false, true},
+    {kMemPerPod, "mem_per_pod_GB", true, false},
+    {kSharedMem, "shared_mem_per_pod", true, false},
+    {kType, "type", false, true},
+    {kState, "state", false, true},
+    {kSubmit, "submit_time", false, true},
+    {kStart, "start_time", false, true},
+    {kEnd, "end_time", false, true},
+    {kFailTime, "fail_time", true, false},
+    {kStopTime, "stop_time", true, false},
+    {kDuration, "duration", false, true},
+    {kQueue, "queue", false, false},
+    {kGpuTime, "gpu_time", false, false},
+}};
+
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < kAcmeColumns.size(); ++i) {
+        if (kAcmeColumns[i].column != i) return false;
+      }
+      return true;
+    }(),
+    "kAcmeColumns lists every column at its AcmeColumn index");
+
+/// `sep`-joined columns of `schema` for which `keep` holds, in file order.
+template <class Keep>
+std::string acme_column_list(TraceSchema schema, char sep, Keep keep) {
+  std::string out;
+  for (const AcmeColumnInfo& info : kAcmeColumns) {
+    if (!info.in(schema) || !keep(info)) continue;
+    if (!out.empty()) out.push_back(sep);
+    out += info.name;
+  }
+  return out;
+}
+
+/// The header line of `schema`, without the newline: "job_id,user,...,gpu_time".
+inline std::string acme_header(TraceSchema schema) {
+  return acme_column_list(schema, ',', [](const AcmeColumnInfo&) { return true; });
+}
+
+/// Appends one row of `schema` to `out` (a std::string or fmt::memory_buffer), no newline:
+/// `cell(column, out)` writes each column's text, in the schema's order, comma-separated.
+template <class Out, class Cell>
+void append_acme_row(Out& out, TraceSchema schema, Cell&& cell) {
+  bool first = true;
+  for (const AcmeColumnInfo& info : kAcmeColumns) {
+    if (!info.in(schema)) continue;
+    if (!first) out.push_back(',');
+    first = false;
+    cell(info.column, out);
+  }
+}
+
+}  // namespace acmesim

@@ -1,0 +1,138 @@
+#include "io/yaml.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace acmesim::yaml {
+
+namespace {
+
+std::string join_key(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+/// The text of line `line` (0-based) of `text` from `column` on: what a parse error found.
+std::string text_at(const std::string& text, int line, int column) {
+  std::istringstream in(text);
+  std::string row;
+  for (int i = 0; i <= line; ++i) {
+    if (!std::getline(in, row)) return {};
+  }
+  return column >= 0 && static_cast<std::size_t>(column) < row.size() ? row.substr(static_cast<std::size_t>(column))
+                                                                      : std::string{};
+}
+
+}  // namespace
+
+Node::Node(std::string file, YAML::Node root, std::string what, std::vector<std::string> overridden)
+    : source_{std::make_shared<const Source>(Source{std::move(file), std::move(what), std::move(overridden)})},
+      node_{std::move(root)} {}
+
+std::string Node::place() const {
+  for (const std::string& key : source_->overridden) {
+    if (!key_path_.empty() && (key_path_ == key || key_path_.rfind(key + ".", 0) == 0)) return "--set " + key;
+  }
+  const YAML::Mark mark = node_.Mark();
+  return acmesim::place(source_->file, mark.line + 1, mark.column + 1);
+}
+
+Node Node::named(std::string field) const {
+  Node copy = *this;
+  copy.field_ = std::move(field);
+  return copy;
+}
+
+Node Node::child(YAML::Node node, const std::string& key) const {
+  return Node{source_, std::move(node), join_key(field_, key), join_key(key_path_, key)};
+}
+
+Node Node::operator[](const std::string& key) const {
+  if (!node_.IsDefined() || node_.IsNull()) return child(YAML::Node{YAML::NodeType::Undefined}, key);
+  if (!node_.IsMap()) fail("a mapping of keys to values");
+  const YAML::Node& map = node_;  // const: a lookup must never insert the key
+  return child(map[key], key);
+}
+
+void Node::only_keys(const std::vector<std::string>& valid) const {
+  for (const Entry& entry : entries("a mapping of keys to values")) {
+    if (std::find(valid.begin(), valid.end(), entry.name()) == valid.end()) {
+      throw input_error(entry.key.place(), field(), fmt::format("a known key ({})", fmt::join(valid, ", ")),
+                        entry.name());
+    }
+  }
+}
+
+Node Node::required(const std::string& key, std::string_view expected) const {
+  Node value = (*this)[key];
+  if (!value) throw input_error(place(), value.field(), fmt::format("{} (a required key)", expected), "");
+  return value;
+}
+
+std::vector<Node> Node::items(std::string_view expected) const {
+  if (!node_.IsSequence()) fail(expected);
+  std::vector<Node> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) {
+    out.push_back(Node{source_, node_[i], fmt::format("{}[{}]", field(), i), fmt::format("{}[{}]", key_path_, i)});
+  }
+  return out;
+}
+
+std::vector<Entry> Node::entries(std::string_view expected) const {
+  if (!node_.IsMap()) fail(expected);
+  std::vector<Entry> out;
+  for (const auto& entry : node_) {
+    const Node key{source_, entry.first, field_, key_path_};
+    if (!entry.first.IsScalar()) key.fail("a plain key (a name or a number, not a list or a mapping)");
+    out.push_back(Entry{key, child(entry.second, entry.first.Scalar())});
+  }
+  return out;
+}
+
+std::string Node::as_path(std::string_view expected, const std::optional<std::string>& base_dir) const {
+  namespace fs = std::filesystem;
+  if (!node_.IsScalar() || node_.Scalar().empty()) fail(expected);
+  const fs::path path = node_.Scalar();
+  const fs::path base = base_dir ? fs::path(*base_dir) : fs::path(source_->file).parent_path();
+  return (path.is_absolute() ? path : base / path).lexically_normal().string();
+}
+
+void Node::fail(std::string_view expected) const { throw input_error(place(), field(), expected, dump()); }
+
+std::string Node::dump() const {
+  if (!node_.IsDefined()) return {};
+  try {
+    return YAML::Dump(node_);
+  } catch (const YAML::Exception&) {
+    return "?";  // an emitter failure must not hide the error being reported
+  }
+}
+
+YAML::Node load(const std::string& file, const std::string& text) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw input_error(place(file, e.mark.line + 1, e.mark.column + 1), "YAML", fmt::format("valid YAML ({})", e.msg),
+                      text_at(text, e.mark.line, e.mark.column));
+  }
+}
+
+Node parse_text(const std::string& file, const std::string& text, const std::string& what,
+                const std::vector<std::string>& overridden) {
+  return Node{file, load(file, text), what, overridden};
+}
+
+std::string read_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) throw input_error(path, what, "a file that can be read", "no such file, or no permission");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Node parse_file(const std::string& path, const std::string& what) {
+  return parse_text(path, read_file(path, what), what);
+}
+
+}  // namespace acmesim::yaml

@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
+#include "io/failures_csv.hpp"
+#include "sim/core/error.hpp"
+
+using namespace acmesim;
+
+namespace {
+
+std::string write_file(const std::string& name, const std::string& text, bool gzip = false) {
+  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream file(path, std::ios::binary);
+  boost::iostreams::filtering_ostream out;
+  if (gzip) out.push(boost::iostreams::gzip_compressor());
+  out.push(file);
+  out << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("failures are read from a jobs.csv failure_log, plain or gzip, skipping blank lines") {
+  const std::string text =
+      "job_id,state,gpu_time,failure_log\n"
+      "1,COMPLETED,10,NodeFailure:4;NodeFailure:2.5\n"
+      "\n"
+      "2,FAILED,8,\"Unknown:8\"\r\n"
+      "3,COMPLETED,1,\n";
+  for (const bool gzip : {false, true}) {
+    INFO(gzip);
+    const std::string path = write_file(gzip ? "acmesim_failures.csv.gz" : "acmesim_failures.csv", text, gzip);
+    FailureBreakdown b;
+    add_failures_from_csv(path, b);
+    CHECK(b.jobs_read == 3);
+    CHECK(b.total_count() == 3);
+    CHECK(b.total_gpu_ms() == 14'500);
+    CHECK(b.count[static_cast<std::size_t>(FailureReason::Unknown)] == 1);
+    std::filesystem::remove(path);
+  }
+}
+
+TEST_CASE("an AcmeTrace file gives one Unknown failure per failed job, with its gpu_time") {
+  const std::string path =
+      write_file("acmesim_failures_trace.csv", "job_id,state,gpu_time\n1,FAILED,3.5\n2,TIMEOUT,1\n3,CANCELLED,9\n");
+  FailureBreakdown b;
+  add_failures_from_csv(path, b);
+  CHECK(b.jobs_read == 3);
+  CHECK(b.count[static_cast<std::size_t>(FailureReason::Unknown)] == 2);
+  CHECK(b.total_gpu_ms() == 4'500);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a malformed failures file names file, line, column, expected and found") {
+  FailureBreakdown b;
+  const std::string bad_log = write_file("acmesim_failures_bad.csv", "job_id,failure_log\n1,Unknown:1\n2,Nope:3\n");
+  CHECK_THROWS_MATCHES(add_failures_from_csv(bad_log, b), InputError,
+                       Catch::Message(bad_log + ":3: column 'failure_log': expected Reason:gpu_seconds items joined "
+                                                "by ';', found 'Nope:3'"));
+  const std::string bad_gpu = write_file("acmesim_failures_bad_gpu.csv", "state,gpu_time\nFAILED,-1\n");
+  CHECK_THROWS_MATCHES(add_failures_from_csv(bad_gpu, b), InputError,
+                       Catch::Message(bad_gpu + ":2: column 'gpu_time': expected GPU-seconds, found '-1'"));
+  const std::string no_columns = write_file("acmesim_failures_header.csv", "job_id,state\n1,FAILED\n");
+  CHECK_THROWS_WITH(add_failures_from_csv(no_columns, b),
+                    Catch::StartsWith(no_columns + ":1: header: expected") && Catch::EndsWith("found 'only state'"));
+  const std::string short_row = write_file("acmesim_failures_short.csv", "state,gpu_time\nFAILED\n");
+  CHECK_THROWS_WITH(add_failures_from_csv(short_row, b), Catch::StartsWith(short_row + ":2: row: expected"));
+  for (const auto& p : {bad_log, bad_gpu, no_columns, short_row}) std::filesystem::remove(p);
+}
