@@ -49,7 +49,7 @@ int run_stats(const StatsArgs& args) {
     // failure_log column), a single "Unknown" reason for a recorded trace.
     FailureBreakdown failures;
     add_failures_from_csv(args.trace, failures);
-    fmt::print("\nFailures (acme-paper.md §4.1, Table 3 view)\n{}", format_failure_breakdown(failures));
+    fmt::print("\nFailures (Table 3 view, Hu et al. NSDI'24)\n{}", format_failure_breakdown(failures));
   }
   // Timings go to stderr: the output itself is reproducible.
   fmt::print(stderr, "stats: read {} jobs ({} schema) in {:.2f}s, computed in {:.2f}s{}\n", trace.jobs.size(),

@@ -43,13 +43,13 @@ int main(int argc, char** argv) {
   CLI::App app{"acmesim replay benchmark"};
   std::string profile_path = "seren";
   std::uint64_t jobs = 100000;
-  double days = 184;  // Seren's six months (acme-paper.md §2.1)
+  double days = 184;  // Seren's six months [AcmeTrace README]
   std::uint64_t seed = 1;
   std::string scheduler = "fifo";
   std::string placement = "pack";
   std::string emit;
   bool csv = false;
-  int nodes = 0;  // 0: the profile's (Seren: 286 = 2,288 GPUs / 8, acme-paper.md §1)
+  int nodes = 0;  // 0: the profile's (Seren: 286 = 2,288 GPUs / 8 [Acme Table 1])
   app.add_option("--profile", profile_path, "Workload profile: seren, kalos or a YAML file (default seren)");
   app.add_option("--jobs", jobs, "Jobs to generate");
   app.add_option("--days", days, "Span of submissions in days");

@@ -1,5 +1,5 @@
 #pragma once
-/// The one table of AcmeTrace columns (acme-paper.md §2.2 [R-nb]). The trace reader maps a
+/// The one table of AcmeTrace columns [AcmeTrace README]. The trace reader maps a
 /// file's header onto it, and every writer (generated traces, jobs.csv) takes its header and
 /// column order from it, so the schemas cannot drift apart:
 ///   Seren (trace_seren.csv, 13 columns): job_id,user,node_num,gpu_num,cpu_num,type,state,

@@ -1,5 +1,5 @@
 #pragma once
-/// Reads job traces in the AcmeTrace format (acme-paper.md §2.2 [R-nb]): `trace_seren.csv`
+/// Reads job traces in the AcmeTrace format [AcmeTrace README]: `trace_seren.csv`
 /// (13 columns), `trace_kalos.csv` (17 columns, adds mem_per_pod_GB, shared_mem_per_pod,
 /// fail_time, stop_time), acmesim's own `jobs.csv` (Seren columns first, extras ignored), and
 /// gzip-compressed copies of any of them (detected by content, not by name).

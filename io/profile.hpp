@@ -18,7 +18,7 @@
 namespace acmesim {
 
 /// A CDF given at points (x, percent <= x), increasing in both; sampled by log-linear
-/// interpolation between points, as the paper's own tables are read (acme-paper.md Appendix A).
+/// interpolation between points, as the paper's own tables are read [AcmeTrace T1-T7].
 struct PointCdf {
   std::vector<std::pair<double, double>> points;  // (x > 0, percent in [0, 100]); last percent == 100
   /// x at cumulative share u in [0, 1): the first point's x below it, log-linear between points.

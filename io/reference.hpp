@@ -2,7 +2,7 @@
 /// Stats references (configs/reference/*.yaml): the paper's numbers for `acmesim stats --compare`.
 ///
 ///   name: seren
-///   source: acme-paper.md Appendix A
+///   source: [AcmeTrace T1-T7]
 ///   metrics:
 ///     avg_run_time_gpu: 5230      # a cluster_summary.csv column
 ///     Eval: {duration_cdf: {128: 49.7}}   # nested maps flatten with '.': Eval.duration_cdf.128

@@ -1,6 +1,6 @@
 #pragma once
 /// AcmeTrace timestamps: "2023-03-01 00:18:22+08:00" (Seren, +08:00) and "...+00:00" (Kalos)
-/// (acme-paper.md §1 [R-nb]). Parsed to a UTC instant in whole seconds plus the written offset.
+/// [AcmeTrace README]. Parsed to a UTC instant in whole seconds plus the written offset.
 #include <climits>
 #include <cstdint>
 #include <optional>

@@ -36,7 +36,7 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     const SimTime end = start + job.runtime;
     const std::int64_t duration = job.runtime.count() / 1000;
     const std::int64_t queue = (start - job.submitted).count() / 1000;
-    // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows, §2.2 [R-nb]).
+    // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows [AcmeTrace README]).
     const bool failed = job.recorded_state != FinalState::Completed && job.recorded_state != FinalState::Cancelled;
     const auto time = [&](std::string& cell, SimTime t) { writer.append(cell, t.time_since_epoch().count()); };
     append_acme_row(buffer, schema, [&](AcmeColumn column, std::string& cell) {
@@ -87,7 +87,7 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
         case kDuration:
           number(duration);
           break;
-        // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both (§2.2 [R-nb]).
+        // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both [AcmeTrace README].
         case kQueue:
           number(queue);
           if (kalos) cell += ".0";

@@ -1,5 +1,5 @@
 #pragma once
-/// `acmesim eval-bench`: the paper's evaluation experiment (acme-paper.md §6) on otherwise idle
+/// `acmesim eval-bench`: the paper's evaluation experiment [Acme §6.2] on otherwise idle
 /// nodes: one checkpoint, one suite, each policy; prints makespan, GPU-hours and GPU idle time
 /// per policy and the speedup over `coupled`.
 #include <cstdint>
@@ -12,16 +12,16 @@
 namespace acmesim {
 
 struct EvalBenchArgs {
-  double model_gb = 14.6;  // InternLM-7B in bf16 (evaluation-workload.md §6 [D])
+  double model_gb = 14.6;  // InternLM-7B in bf16 [InternLM; derived]
   std::vector<int> nodes{1, 4};
-  int gpus_per_node = 8;   // acme-paper.md §1: 8 A100 per node
+  int gpus_per_node = 8;   // [Acme Table 1]: 8 A100 per node
   std::string suite;       // YAML file
   /// Each a policy name or a YAML mapping, e.g. "{name: decoupled, elastic: false}".
   std::vector<std::string> policies{"coupled", "decoupled"};
   bool ablation = false;
-  double nic_gbps = 25.0;  // acme-paper.md §1: 25 Gb/s storage NIC per node
-  double pcie_gbs = 25.0;  // evaluation-workload.md §6: PCIe Gen4 x16 in practice
-  /// evaluation-workload.md §8 recipe 2: priors are the history; actual runtimes deviate by a
+  double nic_gbps = 25.0;  // [Acme §6.2, Fig 16]: 25 Gb/s storage NIC per node
+  double pcie_gbs = 25.0;  // [PCIe4; est]: PCIe Gen4 x16 in practice
+  /// [Acme §6.2; est]: priors are the history; actual runtimes deviate by a
   /// lognormal factor with sigma ~0.2. Each (nodes, policy) runs `runs` times, seeds seed, seed+1, ...
   double noise_sigma = 0.2;
   int runs = 10;

@@ -1,6 +1,6 @@
 // coupled: the pre-Acme baseline. One trial per dataset, submitted in suite order; each loads
 // the model from remote storage itself, runs inference and then computes its metrics while
-// still holding its GPU (acme-paper.md §6, Fig 13; evaluation-workload.md §8 recipe 3).
+// still holding its GPU [Acme §6.2, Fig 13].
 #include "policies/factories.hpp"
 
 namespace acmesim::policies {

@@ -1,4 +1,4 @@
-// decoupled: Acme's trial coordinator (acme-paper.md §6, techniques 1-3), each technique a switch:
+// decoupled: Acme's trial coordinator [Acme §6.2, techniques 1-3], each technique a switch:
 //   stage_model  a precursor per node copies the checkpoint to host memory once; trials read it over PCIe
 //   cpu_metrics  trials release the GPU after inference; metrics run as CPU jobs
 //   elastic      prior-based elastic scheduling: split large datasets, batch small ones into one
@@ -30,7 +30,7 @@ public:
       : stage_model_{args.flag("stage_model", true, "stage the model on local storage once per node")},
         cpu_metrics_{args.flag("cpu_metrics", true, "compute metrics on CPUs, freeing the GPUs")},
         elastic_{args.flag("elastic", true, "split datasets into trials by their prior cost")},
-        // evaluation-workload.md §4: OpenCompass's NumWorkerPartitioner (the public trace of this
+        // OpenCompass's NumWorkerPartitioner [OpenCompass] (the public trace of this
         // coordinator) splits a dataset into num_split = 8 pieces by default.
         max_pieces_{args.whole("max_pieces", 8, Range::at_least(1), "most pieces one dataset is split into")} {}
 

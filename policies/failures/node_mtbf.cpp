@@ -28,20 +28,20 @@ public:
   explicit NodeMtbf(const PolicyArgs& args)
       : rng_{args.rng()},
         per_gpu_{args.word("per", "node", {"node", "gpu"}, "rate_per_day counts per node or per GPU") == "gpu"},
-        // failure-data.md §11.1: 6.5e-3 hardware failures per node-day (Meta RSC-1, Kokolis et al. [Q]).
+        // [RSC]: 6.5e-3 hardware failures per node-day (Meta RSC-1, Kokolis et al.).
         rate_per_day_{args.number("rate_per_day", 6.5e-3, Range::above(0), "failures per node (or GPU) per day")},
         weibull_{args.word("distribution", "exponential", {"exponential", "weibull"},
                            "distribution of the up time between failures") == "weibull"},
-        // failure-data.md §11.1 [E]: Weibull shape 0.7-0.8 for infant mortality after repair.
+        // [OPT; est]: Weibull shape 0.7-0.8 for infant mortality after repair.
         shape_{args.number("weibull_shape", 0.75, Range::above(0), "Weibull shape (< 1: infant mortality)")},
-        // failure-data.md §11.2 [E]: 60 % soft repairs (median 1 h, sigma 1.0), 40 % hard
+        // [SuperBench + LANL; est]: 60 % soft repairs (median 1 h, sigma 1.0), 40 % hard
         // (on-prem preset: median 2 days, sigma 1.0).
         soft_share_{args.number("repair_soft_share", 0.6, Range{0, 1}, "share of repairs that are soft (reboot)")},
         soft_median_h_{args.number("repair_soft_median_h", 1.0, Range::above(0), "median soft repair, hours")},
         soft_sigma_{args.number("repair_soft_sigma", 1.0, Range::above(0), "log-normal sigma of soft repairs")},
         hard_median_h_{args.number("repair_hard_median_h", 48.0, Range::above(0), "median hard repair, hours")},
         hard_sigma_{args.number("repair_hard_sigma", 1.0, Range::above(0), "log-normal sigma of hard repairs")} {
-    // failure-data.md §11.1 [D]: kinds of hardware failures, Acme Table 3 counts of the
+    // [Acme Table 3; derived]: kinds of hardware failures, Acme Table 3 counts of the
     // hardware-like rows (NVLink 54, CUDA 21, NodeFailure 16, ECC 12).
     std::vector<std::pair<FailureReason, double>> kinds{{FailureReason::NVLinkError, 54},
                                                         {FailureReason::CUDAError, 21},

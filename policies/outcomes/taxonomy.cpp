@@ -1,6 +1,6 @@
 // Outcome model `taxonomy`: job-level failures drawn per job from the Acme paper's Table 3
-// (acme-paper.md §4.1; the table as reconstructed in failure-data.md §1). Two mechanisms
-// (failure-data.md §11.3):
+// [Acme §5, Table 3; 2nd]. Two mechanisms
+// [Acme §5; est]:
 //  - mid-run infrastructure failures (NVLink, CUDA, node, ECC, network, S3, NCCL): a hazard per
 //    node-hour while the job runs, so a job on more nodes and running longer is more likely to
 //    fail, at an exponentially distributed time into the run;
@@ -44,7 +44,7 @@ namespace {
 
 using R = FailureReason;
 
-// failure-data.md §1 (Table 3, [S2] for the top five, [S] for the rest): share of failed-job GPU
+// [Acme Table 3; 2nd] (the top five agree across secondary summaries): share of failed-job GPU
 // time (%) of the mid-run infrastructure reasons. Within one hazard, reason shares of GPU time
 // equal the weights, so these reproduce the published GPU-time shares.
 constexpr std::array<std::pair<R, double>, 8> kMidRun{{{R::NVLinkError, 30.25},
@@ -55,7 +55,7 @@ constexpr std::array<std::pair<R, double>, 8> kMidRun{{{R::NVLinkError, 30.25},
                                                        {R::S3StorageError, 2.12},
                                                        {R::NCCLTimeoutError, 0.50},
                                                        {R::NCCLRemoteError, 0.15}}};
-// failure-data.md §1 (Table 3 "Num", [S]): failed-job counts of the start-time reasons.
+// [Acme Table 3; 2nd] (its "Num" column): failed-job counts of the start-time reasons.
 constexpr std::array<std::pair<R, double>, 9> kFramework{{{R::DataloaderKilled, 6},
                                                           {R::AttributeError, 67},
                                                           {R::OutOfMemoryError, 14},
@@ -76,10 +76,10 @@ constexpr std::array<std::pair<R, double>, 11> kScript{{{R::FileNotFoundError, 5
                                                         {R::ArgumentError, 3},
                                                         {R::CalledProcessError, 4},
                                                         {R::IndexError, 23}}};
-// failure-data.md §1 [S]: ConnectionError 147 failures (auxiliary services: any job, near the start).
+// [Acme Table 3; 2nd]: ConnectionError 147 failures (auxiliary services: any job, near the start).
 constexpr double kConnectionCount = 147;
-// failure-data.md §1 [D]: infrastructure failures are 281 of 2,575 failures (acme-paper.md §4.1
-// [S-en]: "~11 %") and 82.06 of 99.99 % of failed GPU time ([S-en]: ">82 %").
+// [Acme Table 3; derived]: infrastructure failures are 281 of 2,575 failures (the paper's
+// "~11 %" [Acme §5]) and 82.06 of 99.99 % of failed GPU time (the paper's ">82 %").
 constexpr double kInfraCountShare = 281.0 / 2575.0;
 constexpr double kInfraGpuTimeShare = 82.06 / 99.99;
 
@@ -114,7 +114,7 @@ public:
   explicit Taxonomy(const PolicyArgs& args)
       : rng_{args.rng()},
         calibrate_{args.flag("calibrate", true, "fit start-time failure rates to Table 3's shares of this trace")},
-        // failure-data.md §11.3 [E]: all-cause interruption rate of a large job, 8.5e-3 per node-day.
+        // [RSC + Acme Table 3; est]: all-cause interruption rate of a large job, 8.5e-3 per node-day.
         hazard_per_node_day_{args.number("infra_per_node_day", 8.5e-3, Range::at_least(0),
                                          "mid-run infrastructure failures per node-day of a job")},
         // our model, not from the paper: used only with calibrate: false.
@@ -127,16 +127,16 @@ public:
         systematic_{args.word("reasons", "systematic", {"systematic", "random"},
                               "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
-        // failure-data.md §11.3 [E]: script TTF log-normal, median 1.5 min, sigma 1.0.
+        // [Acme Table 3; est]: script TTF log-normal, median 1.5 min, sigma 1.0.
         script_{std::log(args.number("script_median_min", 1.5, Range::above(0), "median minutes to a script error") /
                          60.0),
                 args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
-        // failure-data.md §11.3 [E]: framework TTF log-normal, median 5 min, sigma 2.0 (tail to hours).
+        // [Acme Table 3; est]: framework TTF log-normal, median 5 min, sigma 2.0 (tail to hours).
         framework_{std::log(args.number("framework_median_min", 5.0, Range::above(0),
                                         "median minutes to a framework error") /
                             60.0),
                    args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
-        // failure-data.md §11.3 [E]: ConnectionError log-normal, median 10 min, sigma 1.5.
+        // [Acme §5; est]: ConnectionError log-normal, median 10 min, sigma 1.5.
         connection_{std::log(args.number("connection_median_min", 10.0, Range::above(0),
                                          "median minutes to a ConnectionError") /
                              60.0),
@@ -144,7 +144,7 @@ public:
         midrun_pick_{weights(kMidRun)},
         framework_pick_{weights(kFramework)},
         script_pick_{weights(kScript)},
-        // failure-data.md §11.3 [D]: start-time failures are script 77.4 %, framework 16.6 %,
+        // [Acme Table 3; derived]: start-time failures are script 77.4 %, framework 16.6 %,
         // ConnectionError 6.0 % (counts 1,890 / 404 / 147).
         category_pick_{std::vector<double>{1890.0, 404.0, kConnectionCount}} {
   }

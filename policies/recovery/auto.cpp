@@ -1,4 +1,4 @@
-// Recovery `auto` (Acme's fault-tolerant pretraining system, acme-paper.md §5): asynchronous
+// Recovery `auto` (Acme's fault-tolerant pretraining system [Acme §6.1]): asynchronous
 // checkpoints by default; after a failure, detection, LLM-assisted diagnosis, the two-round
 // pairwise NCCL test that isolates the faulty node, and an automatic restart from the last
 // checkpoint. A configurable share of failures still needs a person (the paper: ~90 % fewer
@@ -19,16 +19,16 @@ public:
       : checkpoints_{args, true},
         person_{args},
         rng_{args.rng()},
-        // failure-data.md §11.6 [E]: an explicit error is detected in ~30 s.
+        // [ByteRobust; est]: an explicit error is detected in ~30 s.
         detect_{from_seconds(args.number("auto_detect_s", 30.0, Range::at_least(0), "seconds to detect a failure"))},
-        // failure-data.md §11.6 [E]: diagnosis + isolation ~3 min in total (MegaScale < 10 min);
+        // [MegaScale; est]: diagnosis + isolation ~3 min in total (MegaScale < 10 min);
         // our split: 2 min of log diagnosis, then two NCCL test rounds of 45 s.
         diagnose_{from_seconds(args.number("diagnose_s", 120.0, Range::at_least(0), "seconds of log diagnosis"))},
-        // acme-paper.md §5 [S-zh]: two rounds (pairs, then suspects paired with good nodes); the
+        // [Acme §6.1]: two rounds (pairs, then suspects paired with good nodes); the
         // pairs of a round run in parallel, so the test takes two round times whatever the size.
         nccl_round_{from_seconds(args.number("nccl_round_s", 45.0, Range::at_least(0),
                                              "seconds per round of the two-round NCCL test"))},
-        // acme-paper.md §5 [S-zh]: manual intervention reduced by ~90 %.
+        // [Acme §6.1]: manual intervention reduced by ~90 %.
         manual_share_{args.number("manual_share", 0.1, Range{0, 1}, "share of failures that still need a person")} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
   CheckpointPlan checkpointing(const JobSpec& job) const override { return checkpoints_.plan(job); }

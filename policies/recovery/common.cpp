@@ -11,22 +11,22 @@ CheckpointModel::CheckpointModel(const PolicyArgs& args, bool default_async) {
   const std::vector<JobType> types = args.job_types("types", {JobType::Pretrain}, "job types that checkpoint");
   if (types.empty()) args.invalid("types", "a non-empty list of job types, e.g. [Pretrain, SFT]");
   types_.insert(types.begin(), types.end());
-  // acme-paper.md §5 [S-zh]: the FT system checkpoints every 30 minutes.
+  // [Acme §6.1]: the FT system checkpoints every 30 minutes.
   interval_ = from_seconds(60.0 * args.number("interval_min", 30.0, Range::above(0), "minutes between checkpoints"));
   async_ = args.word("mode", default_async ? "async" : "sync", {"sync", "async"},
                      "sync: training stalls for the save; async: only for the copy to host memory") == "async";
-  // failure-data.md §11.4 [D]: 14 B per parameter; 123B -> 1.72 TB. Our model, not from the
+  // [BLOOM; derived]: 14 B per parameter; 123B -> 1.72 TB. Our model, not from the
   // paper: checkpoints grow with the job, 1.68 GB per GPU (123B on 1,024 GPUs).
   gb_per_gpu_ = args.number("checkpoint_gb_per_gpu", 1.68, Range::above(0), "checkpoint GB per GPU of the job");
   fixed_gb_ = args.number("checkpoint_gb", 0.0, Range::at_least(0), "> 0: one checkpoint size in GB for every job");
-  // failure-data.md §11.4 [D]: effective 2.2 GB/s, from "up to 43 %" sync slowdown of 123B at 30 min.
+  // [Acme §6.1; derived]: effective 2.2 GB/s, from "up to 43 %" sync slowdown of 123B at 30 min.
   storage_gbps_ = args.number("storage_gbps", 2.2, Range::above(0), "GB/s a checkpoint is saved at");
-  // failure-data.md §11.4 [D]: async blocking is a near-constant 12-13 s (7B: 12 s, 123B: 13 s);
+  // [Acme §6.1; derived]: async blocking is a near-constant 12-13 s (7B: 12 s, 123B: 13 s);
   // our fit: 12 s + size / (1.6 GB/s per GPU), which gives 12.5 s and 13.0 s (3.6x, 59.9x).
   async_fixed_s_ = args.number("async_fixed_s", 12.0, Range::at_least(0), "fixed seconds of an async stall");
   host_copy_gbps_per_gpu_ =
       args.number("host_copy_gbps_per_gpu", 1.6, Range::above(0), "GB/s per GPU of the async copy to host memory");
-  // failure-data.md §11.6 [E]: init + checkpoint load ~3 min (7B) to ~8 min (123B); our model:
+  // [MegaScale + RSC; est]: init + checkpoint load ~3 min (7B) to ~8 min (123B); our model:
   // 2 min of initialisation plus the load at 4 GB/s (123B: 2 + 7.2 min).
   init_s_ = args.number("init_s", 120.0, Range::at_least(0), "seconds of initialisation at each restart");
   load_gbps_ = args.number("load_gbps", 4.0, Range::above(0), "GB/s a checkpoint is loaded at");
@@ -49,9 +49,9 @@ Duration CheckpointModel::restart_overhead(const JobSpec& job) const {
 }
 
 Responder::Responder(const PolicyArgs& args)
-    // failure-data.md §11.5 [E]: a crash is noticed within about a minute.
+    // [est]: a crash is noticed within about a minute.
     : detect_{from_seconds(args.number("detect_s", 60.0, Range::at_least(0), "seconds until a person notices"))},
-      // failure-data.md §11.5 [E]: response log-normal, median 40 min by day, 120 min at night
+      // [Acme Table 3, Fig 14; est]: response log-normal, median 40 min by day, 120 min at night
       // (00-08 local), sigma 0.8; mean ~92 min overall, as Table 3's 78-96 min time to restart.
       day_median_min_{args.number("day_median_min", 40.0, Range::above(0), "median response by day, minutes")},
       night_median_min_{args.number("night_median_min", 120.0, Range::above(0), "median response at night, minutes")},

@@ -1,4 +1,4 @@
-// Recovery `manual` (Acme before its fault-tolerant system, acme-paper.md §4.2): covered jobs
+// Recovery `manual` (Acme before its fault-tolerant system [Acme §5, Fig 14]): covered jobs
 // checkpoint (synchronously by default); after a failure a person notices and restarts the job
 // from its last checkpoint, more slowly at night. Every failure is a manual intervention.
 #include "policies/factories.hpp"

@@ -13,7 +13,7 @@ namespace acmesim::policies {
 
 namespace {
 
-/// `acme`: the policy of the Acme clusters (acme-paper.md §1 [S-zh][S-en]: resource isolation
+/// `acme`: the policy of the Acme clusters ([Acme Fig 6, §6.2]: resource isolation
 /// with quota reservation for pretraining, best-effort jobs on spare capacity to raise
 /// utilisation, evaluation submitted in batches at low priority onto spare resources).
 ///
@@ -30,14 +30,14 @@ namespace {
 ///   preempted job keeps its progress and pays `restart_overhead_s`.
 /// - While a quota job that is within its quota cannot be placed even after preemption
 ///   (fragments, CPUs), best-effort jobs do not start, so its capacity is not handed out again.
-/// Nothing here singles out evaluation beyond its class: its long waits (§2.7) must come from
+/// Nothing here singles out evaluation beyond its class: its long waits [Acme Fig 6] must come from
 /// the reservation and the priority order.
 /// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs),
 /// O(log q) per start, O(v) per v victims, O(max_job_test) look-ahead mostly answered by FitMemo.
 class Acme final : public Scheduler {
 public:
   explicit Acme(const PolicyArgs& args)
-      // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; failure-data.md: 1-2 min to
+      // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; our estimate [Acme §6.1; est]: 1-2 min to
       // reload a 7B checkpoint. Our default: 60 s.
       : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
                                            "seconds a preempted job pays at its next start"))},
@@ -49,8 +49,8 @@ public:
         preemption_{args.flag("preemption", true, "quota jobs preempt best-effort jobs (false: they wait)")} {
     share_.fill(0.0);
     quota_.fill(-1);
-    // acme-paper.md §2.4 [R-fig]: pretraining is 69.5 % of Seren's GPU time (95.5 % of
-    // Kalos'); "most resources are reserved (quota) for pretraining" (§2.7). Default: 70 % of
+    // [AcmeTrace treemap]: pretraining is 69.5 % of Seren's GPU time (95.5 % of
+    // Kalos'); "most resources are reserved (quota) for pretraining" [Acme Fig 6]. Default: 70 % of
     // the GPUs, in whole nodes, for Pretrain; set quota_share: {Pretrain: 0.9} for Kalos.
     bool any_quota = false;
     if (const auto gpus = args.per_job_type<int>("quota_gpus", "none", Range::at_least(0),
@@ -65,7 +65,7 @@ public:
     }
     if (!any_quota) share_[index(JobType::Pretrain)] = 0.7;
     low_.fill(false);
-    // acme-paper.md §1: evaluation at low priority
+    // [Acme Fig 6, §6.2]: evaluation at low priority
     for (const JobType type : args.job_types("low_priority", {JobType::Eval}, "best-effort types started last")) {
       low_[index(type)] = true;
     }

@@ -27,7 +27,7 @@ public:
       // Tiresias (NSDI'19, §5.2.4) measured 62 s mean preemption overhead; our default 60 s.
       : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
                                            "seconds a preempted job pays at its next start"))} {
-    // Lucid's Tiresias baseline (peers.md §2): two queues split at 18,000 GPU-seconds.
+    // Lucid's Tiresias baseline [Lucid]: two queues split at 18,000 GPU-seconds.
     const std::vector<double> thresholds =
         args.numbers("thresholds_gpu_s", {18000.0}, Range::above(0),
                      "attained GPU-seconds at which a job drops one queue, increasing");

@@ -22,7 +22,7 @@ public:
     // our choice: users ask for twice what they need (the factor studied by Mu'alem & Feitelson)
     factor_ =
         args.number("overestimate_factor", 2.0, Range::at_least(1), "estimate = runtime x this (estimate: factor)");
-    // acme-paper.md §2.3 [R-csv]: the longest Seren GPU job ran 1,209,604 s (14 days): the
+    // [Acme Table 2]: the longest Seren GPU job ran 1,209,604 s (14 days): the
     // default limit of every type is 14 days.
     limits_.fill(seconds(14 * 86400));
     if (const auto limits = args.per_job_type<double>("type_limits_s", "1209600 for every type", Range::at_least(0),

@@ -1,6 +1,6 @@
 #pragma once
 /// Running FNV-1a (64-bit) over the processed events of a run: a change in event order or
-/// timing changes it before any metric moves (OMNeT++ fingerprints, style.md §2.5 rule 10).
+/// timing changes it before any metric moves (OMNeT++ fingerprints [Design fingerprint]).
 #include <cstdint>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-/// A dense index that cannot be mixed up with another kind of index (style.md §2.3).
+/// A dense index that cannot be mixed up with another kind of index [Design ids].
 /// Ids index std::vectors directly: O(1) lookup, iteration in id order, no hashing.
 #include <compare>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-/// Named, seeded random streams (style.md §2.5 rule 6). Each consumer owns an Rng built from
+/// Named, seeded random streams [Design rng]. Each consumer owns an Rng built from
 /// the scenario seed and a fixed purpose string, so adding a consumer never shifts another's
 /// numbers. The engine is std::mt19937_64 (bit-exact by the standard); distributions must come
 /// from boost::random, whose code is the same under every standard library.

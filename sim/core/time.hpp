@@ -1,7 +1,7 @@
 #pragma once
 /// Simulated time: integer milliseconds on a clock of its own (never the wall clock).
 /// Integer time makes "simultaneous" exact and arithmetic reproducible on any machine
-/// (style.md §2.3, house rule 1).
+/// [Design time].
 #include <chrono>
 #include <cmath>
 #include <cstdint>

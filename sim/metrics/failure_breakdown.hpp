@@ -1,5 +1,5 @@
 #pragma once
-/// The failure breakdown of a run the way the Acme paper's Table 3 gives it (acme-paper.md §4.1):
+/// The failure breakdown of a run the way the Acme paper's Table 3 gives it [Acme Table 3]:
 /// per category and reason, the number of failures and their share, and the GPU time of the
 /// attempts they ended and its share. One failure = one attempt a failure ended (a job that
 /// recovered from three node failures counts three; a job that ended FAILED counts one).

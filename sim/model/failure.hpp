@@ -1,6 +1,6 @@
 #pragma once
-/// Failure reasons and categories, named after the Acme paper's Table 3 (acme-paper.md §4.1;
-/// the table as reconstructed in failure-data.md §1). Used by job outcome models (a job that
+/// Failure reasons and categories, named after the Acme paper's Table 3 [Acme §5, Table 3; 2nd].
+/// Used by job outcome models (a job that
 /// ends FAILED says why), by failure injection (a node failure has a kind) and by the metrics.
 #include <array>
 #include <cstdint>
@@ -9,13 +9,13 @@
 
 namespace acmesim {
 
-/// acme-paper.md §4.1 [S-en]: infrastructure (platform, network, storage; mid-run), framework
+/// [Acme Table 3]: infrastructure (platform, network, storage; mid-run), framework
 /// (runtime errors; mostly at the start), script (user programming errors; at the start).
 /// Unknown: a failure whose reason nobody recorded (the `trace` outcome model's FAILED jobs).
 enum class FailureCategory : std::uint8_t { Infrastructure, Framework, Script, Unknown };
 inline constexpr std::size_t kFailureCategoryCount = 4;
 
-/// Table 3's reasons, in the table's order (failure-data.md §1). `None` = no failure.
+/// Table 3's reasons, in the table's order [Acme Table 3; 2nd]. `None` = no failure.
 enum class FailureReason : std::uint8_t {
   None,
   // Infrastructure

@@ -1,6 +1,6 @@
 #pragma once
 /// Jobs: the immutable spec read from a trace, and the mutable status the simulation owns.
-/// Both live in vectors indexed by JobId (style.md §2.3).
+/// Both live in vectors indexed by JobId [Design ids].
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -15,13 +15,13 @@
 
 namespace acmesim {
 
-/// Workload types as AcmeTrace labels them (acme-paper.md §2.2 [R-nb]).
+/// Workload types as AcmeTrace labels them [AcmeTrace README].
 enum class JobType : std::uint8_t { Pretrain, Eval, Sft, Mllm, Debug, Other };
 inline constexpr std::size_t kJobTypeCount = 6;
 inline constexpr std::array<JobType, kJobTypeCount> kJobTypes{JobType::Pretrain, JobType::Eval, JobType::Sft,
                                                                JobType::Mllm,     JobType::Debug, JobType::Other};
 
-/// Final states of AcmeTrace (acme-paper.md §2.2): TIMEOUT and NODE_FAIL count as failed in
+/// Final states of AcmeTrace [AcmeTrace README]: TIMEOUT and NODE_FAIL count as failed in
 /// the paper's statistics.
 enum class FinalState : std::uint8_t { Completed, Cancelled, Failed, Timeout, NodeFail };
 inline constexpr std::size_t kFinalStateCount = 5;

@@ -1,6 +1,6 @@
 #pragma once
 /// Failure injection: a model of when nodes fail and come back. The simulation keeps one pending
-/// node event at a time and asks for the next after handling it (style.md §2.3: lazy
+/// node event at a time and asks for the next after handling it ([Design lazy-events]: lazy
 /// generation, the event heap never holds a failure per node).
 ///
 /// Contract: next() returns events in non-decreasing time, and at equal times repairs before

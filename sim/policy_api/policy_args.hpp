@@ -4,7 +4,7 @@
 /// Policies read their parameters where they use them, through typed getters that give the
 /// type, default, valid range and a line of help; each getter records what it read, so the
 /// loader rejects every key nobody read (a typo is an error, not a silently ignored setting,
-/// style.md §2.4) and `acmesim policies --params` lists every parameter (describing()).
+/// [Design params]) and `acmesim policies --params` lists every parameter (describing()).
 #include <cstdint>
 #include <limits>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 /// Name -> factory tables, one per policy slot. The catalog is a value built by
-/// policies/catalog.cpp and passed in: no self-registration, no globals (style.md §2.4).
+/// policies/catalog.cpp and passed in: no self-registration, no globals [Design catalog].
 #include <algorithm>
 #include <functional>
 #include <memory>

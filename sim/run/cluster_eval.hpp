@@ -41,7 +41,7 @@ struct ClusterEvalConfig {
   EvalHardware hardware;
   double noise_sigma = 0.2;
   std::uint64_t seed = 1;
-  int cpus_per_gpu = 16;  // acme-paper.md §1: Seren jobs ask 16 CPUs per GPU
+  int cpus_per_gpu = 16;  // [Acme Table 1]: Seren jobs ask 16 CPUs per GPU
   int gpus_per_node = 8;  // of the cluster, to shape pretraining runs into whole nodes
   std::vector<PretrainingRun> pretraining;
 };

@@ -19,7 +19,7 @@ namespace {
 
 const std::string kSerenHeader =
     "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n";
-// The two example rows of the AcmeTrace README (acme-paper.md §2.2).
+// The two example rows of the AcmeTrace README [AcmeTrace README].
 const std::string kSeren = kSerenHeader +
                            "5778432,u5907,1,8,128,Other,FAILED,2023-03-01 00:18:22+08:00,2023-03-01 "
                            "00:18:54+08:00,2023-03-01 00:20:51+08:00,117,32,936.0\n"

@@ -182,8 +182,8 @@ TEST_CASE("a seeded 50K-job Seren generation stays within the paper's tolerances
   CHECK(metric(s, "cpu_job_num") / metric(s, "job_num") == Approx(0.3565).margin(0.02));
   CHECK(metric(s, "med_gpu_num") == 1);
   CHECK(metric(s, "med_run_time_cpu") == Approx(ref("med_run_time_cpu")).epsilon(0.10));
-  // The paper's 122 s median includes 213K GPU jobs missing from the public trace (acme-paper.md §2.1);
-  // the per-type CDFs come from the public trace, whose median (T1) is 134 s.
+  // The paper's 122 s median includes 213K GPU jobs missing from the public trace
+  // [Acme Table 2 + AcmeTrace; derived]; the per-type CDFs come from the public trace, whose median (T1) is 134 s.
   CHECK(metric(s, "med_run_time_gpu") == Approx(ref("all.duration_p50")).epsilon(0.10));
   for (const std::string type : {"Eval", "Pretrain", "SFT", "MLLM", "Debug", "Other"}) {
     INFO(type);

@@ -74,7 +74,7 @@ struct Draft {
 std::string base36_id(Rng& rng) {
   static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
   boost::random::uniform_int_distribution<int> digit(0, 35);
-  std::string id = "dlc";  // Kalos job ids look like `dlc…` (acme-paper.md §1 [R-nb])
+  std::string id = "dlc";  // Kalos job ids look like `dlc…` [AcmeTrace README]
   for (int i = 0; i < 13; ++i) id.push_back(kDigits[digit(rng)]);
   return id;
 }
@@ -216,12 +216,12 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     const Draft& d = drafts[i];
     JobSpec job;
     job.id = JobId{static_cast<std::uint32_t>(i)};
-    // Seren ids are integers increasing with submission (acme-paper.md §2.2 [R-nb]); the base is our choice.
+    // Seren ids are integers increasing with submission [AcmeTrace README]; the base is our choice.
     job.trace_id = profile.schema == TraceSchema::Kalos ? base36_id(ids) : fmt::format("{}", 5000000 + i);
     std::int64_t& uid = user_ids[d.user];
     if (uid < 0) {
       uid = static_cast<std::int64_t>(trace.users.size());
-      // Seren users look like u5907, Kalos users like uf794 (acme-paper.md §2.2 [R-nb]).
+      // Seren users look like u5907, Kalos users like uf794 [AcmeTrace README].
       trace.users.push_back(profile.schema == TraceSchema::Kalos ? fmt::format("u{:x}", 0x1000 + d.user)
                                                                  : fmt::format("u{}", 1000 + d.user));
     }
@@ -240,7 +240,7 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
 ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile, const Catalog& catalog,
                                     std::uint64_t seed) {
   // The launch latency is held as part of the allocation: the scheduler decides at t, the pod
-  // runs from t + latency (acme-paper.md §2.7: Kalos has a ~10-15 s Kubernetes launch floor).
+  // runs from t + latency ([AcmeTrace T7]: Kalos has a ~10-15 s Kubernetes launch floor).
   std::vector<std::int64_t> latency_s(trace.jobs.size(), 0);
   std::vector<JobSpec> simulated = trace.jobs;
   if (!profile.launch_latency.points.empty()) {

@@ -18,15 +18,15 @@ namespace acmesim {
 namespace {
 
 // The paper evaluates duration CDFs at 2^0..2^21 s (T1, T4, T6) and queue CDFs at 2^0..2^15 s
-// (T5, T7): acme-paper.md Appendix A [R-fig].
+// (T5, T7): [AcmeTrace T1-T7].
 constexpr int kDurationGridMax = 21;
 constexpr int kQueueGridMax = 15;
-// The GPU-count grid of T2/T3 (acme-paper.md Appendix A [R-fig]).
+// The GPU-count grid of T2/T3 [AcmeTrace T2, T3].
 constexpr std::array<int, 19> kGpuGrid{1, 2, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024};
 constexpr std::array<double, 6> kQuantiles{0.25, 0.50, 0.75, 0.90, 0.95, 0.99};
 constexpr std::array<const char*, 6> kQuantileNames{"p25", "p50", "p75", "p90", "p95", "p99"};
 
-enum StateClass : std::size_t { kCompleted, kCancelled, kFailed };  // TIMEOUT, NODE_FAIL count as failed (§2.2)
+enum StateClass : std::size_t { kCompleted, kCancelled, kFailed };  // TIMEOUT, NODE_FAIL count as failed [AcmeTrace]
 
 StateClass state_class(FinalState s) {
   if (s == FinalState::Completed) return kCompleted;
@@ -40,7 +40,7 @@ struct Group {
   std::vector<std::int64_t> gpus;  // as ms-like integers so quantile() applies: value x 1000
   std::vector<std::pair<int, std::int64_t>> gpu_time_by_size;  // (gpus, gpu-ms)
   std::array<std::uint64_t, 3> count_by_state{};
-  std::array<std::int64_t, 3> gpu_ms_by_state{};  // integer GPU-ms (house rule: integer sums)
+  std::array<std::int64_t, 3> gpu_ms_by_state{};  // integer GPU-ms ([Design time]: integer sums)
   std::size_t size() const { return duration_ms.size(); }
   std::int64_t gpu_ms() const { return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0}); }
   void sort() {
@@ -160,7 +160,7 @@ TraceStats compute_trace_stats(const Trace& trace) {
   const double cpu_n = static_cast<double>(cpu.size());
   const double gpu_total_ms = static_cast<double>(gpu.gpu_ms());
   Builder b;
-  // cluster_summary.csv, column by column (acme-paper.md §2.3 [R-csv]).
+  // cluster_summary.csv, column by column [Acme Table 2].
   b.add("job_num", gpu_n + cpu_n, Tolerance::Relative10);
   b.add("cpu_job_num", cpu_n, Tolerance::Relative10);
   b.add("gpu_job_num", gpu_n, Tolerance::Relative10);

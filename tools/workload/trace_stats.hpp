@@ -1,10 +1,10 @@
 #pragma once
-/// The paper's characterization of a trace (acme-paper.md §2.3-2.8 and Appendix A), computed
+/// The paper's characterization of a trace [Acme Table 2 + AcmeTrace figures], computed
 /// from any trace the reader accepts: both AcmeTrace schemas and acmesim's own jobs.csv.
 ///
 /// The result is an ordered list of named metrics. The first block carries exactly the columns
-/// of AcmeTrace's `cluster_summary.csv`, computed the way it computes them (acme-paper.md §2.3
-/// [R-csv]/[R-nb]): GPU jobs are those with gpu_num > 0, CPU jobs those with gpu_num == 0,
+/// of AcmeTrace's `cluster_summary.csv`, computed the way it computes them
+/// [Acme Table 2 + AcmeTrace notebook]: GPU jobs are those with gpu_num > 0, CPU jobs those with gpu_num == 0,
 /// TIMEOUT and NODE_FAIL count as failed, `duration` is the recorded run time and `queue`
 /// start - submit. Then, for all GPU jobs and per job type (GPU jobs only, as the paper's
 /// figures): shares of jobs and GPU time, duration and queue quantiles, CDFs at 2^i s, GPU-demand

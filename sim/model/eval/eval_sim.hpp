@@ -12,8 +12,8 @@
 ///  - A trial holds one GPU for: load, model init, then per piece: preprocessing + inference,
 ///    and, when metrics are not moved to CPUs, the metrics of each dataset whose last piece it ran.
 ///  - Each dataset's metrics run once, after all its pieces' inference (OpenCompass runs one
-///    eval task per model-dataset pair, evaluation-workload.md §4). CPU metric jobs start at
-///    once: an 8-GPU Acme node has 128 CPU threads (acme-paper.md §1) and a metric job uses a few.
+///    eval task per model-dataset pair [OpenCompass NaivePartitioner]). CPU metric jobs start at
+///    once: an 8-GPU Acme node has 128 CPU threads [Acme Table 1] and a metric job uses a few.
 ///
 /// Cost: O(log pending events) per event; a NIC change costs O(transfers on that node) (<= GPUs+1).
 #include <cstdint>
@@ -27,10 +27,10 @@
 namespace acmesim {
 
 struct EvalHardware {
-  // acme-paper.md §1 [S-zh] and §6 (Fig 16-left): model loading from remote storage is limited
+  // [Acme §6.2, Fig 16]: model loading from remote storage is limited
   // by a 25 Gb/s storage NIC per node, shared by the trials on it.
   std::int64_t storage_nic_bits_per_s = 25'000'000'000;
-  // evaluation-workload.md §6 [P]: PCIe Gen4 x16 moves ~25 GB/s in practice; each GPU has its own link.
+  // [PCIe4; est]: PCIe Gen4 x16 moves ~25 GB/s in practice; each GPU has its own link.
   std::int64_t pcie_bytes_per_s = 25'000'000'000;
 };
 

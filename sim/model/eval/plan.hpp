@@ -34,10 +34,10 @@ struct EvalResources {
 
 struct EvalPlan {
   /// A precursor per node copies the checkpoint from remote storage into host memory once;
-  /// trials on that node then load it over PCIe (acme-paper.md §6 technique 1).
+  /// trials on that node then load it over PCIe [Acme §6.2, technique 1].
   bool stage_model = false;
   /// Trials release their GPU after inference; each dataset's metrics run as a CPU job
-  /// (acme-paper.md §6 technique 2). Otherwise the trial computes them on its GPU.
+  /// [Acme §6.2, technique 2]. Otherwise the trial computes them on its GPU.
   bool cpu_metrics = false;
   std::vector<PlannedTrial> trials;  // in submission order
   friend bool operator==(const EvalPlan&, const EvalPlan&) = default;

@@ -36,7 +36,7 @@ struct EvalSuite {
 };
 
 /// One checkpoint to evaluate on a suite. Inference priors scale linearly with checkpoint size
-/// (evaluation-workload.md §8 recipe 1: prefill FLOPs and decode bytes per token grow with params).
+/// ([est]: prefill FLOPs and decode bytes per token grow with params).
 struct EvalRequest {
   std::int64_t checkpoint_bytes = 14'600'000'000;
   const EvalSuite* suite = nullptr;  // must outlive the request
