@@ -2,9 +2,8 @@
 /// The commands of `acmesim`, one file each: add_<command>() adds the subcommand, its options
 /// and a callback that runs it. main.cpp only builds the Context, adds them all, parses, and
 /// maps errors to exit codes (0 success, 2 bad input, 3 a broken invariant).
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "sim/policy_api/catalog.hpp"
 

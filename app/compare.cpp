@@ -1,10 +1,11 @@
 // `acmesim compare`: several schedulers x placements on one trace, one table.
+#include "tools/compare.hpp"
+
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/command.hpp"
-#include "tools/compare.hpp"
 
 namespace acmesim::app {
 
@@ -12,25 +13,26 @@ void add_compare(CLI::App& app, Context& context) {
   auto args = std::make_shared<CompareArgs>();
   args->scenario = context.default_scenario;
   CLI::App* cmd = app.add_subcommand(
-      "compare", "Run several schedulers x placements on the same trace (in parallel threads) and print and write "
-                 "one table: per variant and job type, queueing delay and JCT (mean/median/p99), GPU allocation, "
-                 "makespan, preemptions");
+      "compare",
+      "Run several schedulers x placements on the same trace (in parallel threads) and print and write "
+      "one table: per variant and job type, queueing delay and JCT (mean/median/p99), GPU allocation, "
+      "makespan, preemptions");
   cmd->add_option("scenario", args->scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--schedulers", args->schedulers,
-                          "Comma-separated schedulers, e.g. fifo,sjf,qssf (default: the scenario's). A scheduler "
-                          "named in the scenario keeps its parameters there; others use their defaults")
+                  "Comma-separated schedulers, e.g. fifo,sjf,qssf (default: the scenario's). A scheduler "
+                  "named in the scenario keeps its parameters there; others use their defaults")
       ->delimiter(',');
   cmd->add_option("--placements", args->placements,
-                          "Comma-separated placements, e.g. pack,topology (default: the scenario's)")
+                  "Comma-separated placements, e.g. pack,topology (default: the scenario's)")
       ->delimiter(',');
   cmd->add_option("-o,--out", args->out,
-                          "Directory for compare.csv and compare.txt (default: out/<scenario name>-compare)");
+                  "Directory for compare.csv and compare.txt (default: out/<scenario name>-compare)");
   cmd->add_option("--set", args->sets, "Override a scenario key, as for `run`")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("-j,--threads", args->threads,
-                          "Worker threads (default: one per hardware thread); results do not depend on it");
+                  "Worker threads (default: one per hardware thread); results do not depend on it");
   cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
   cmd->callback([args, &context] { context.exit_code = compare_command(*args, context.catalog); });
 }

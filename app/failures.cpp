@@ -1,9 +1,9 @@
 // `acmesim failures`: the Table-3-style failure breakdown of simulated runs.
+#include <fmt/format.h>
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "app/command.hpp"
 #include "io/failures_csv.hpp"
@@ -14,8 +14,9 @@ namespace acmesim::app {
 void add_failures(CLI::App& app, Context& /*context*/) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
-      "failures", "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures and "
-                  "failed GPU time per category and reason (several jobs.csv files are pooled)");
+      "failures",
+      "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures and "
+      "failed GPU time per category and reason (several jobs.csv files are pooled)");
   cmd->add_option("jobs_csv", *files, "jobs.csv of a run (or an AcmeTrace CSV: FAILED rows, reason Unknown)")
       ->required()
       ->check(CLI::ExistingFile);

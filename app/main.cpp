@@ -1,8 +1,8 @@
 // acmesim: the command line. Each command lives in its own file (app/command.hpp).
-#include <exception>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <exception>
 
 #include "app/command.hpp"
 #include "io/outputs.hpp"
@@ -17,8 +17,9 @@ int main(int argc, char** argv) {
   using namespace acmesim;
   const Catalog catalog = builtin_catalog();
   app::Context context{catalog, ACMESIM_CONFIG_DIR, std::string(ACMESIM_CONFIG_DIR) + "/default.yaml"};
-  CLI::App cli{"acmesim: a discrete-event simulator of LLM-development GPU datacenters (the Acme clusters of "
-               "Hu et al., NSDI'24)"};
+  CLI::App cli{
+      "acmesim: a discrete-event simulator of LLM-development GPU datacenters (the Acme clusters of "
+      "Hu et al., NSDI'24)"};
   cli.require_subcommand(1);
   cli.set_version_flag("--version", acmesim_version());
   app::add_run(cli, context);
@@ -42,8 +43,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "internal error: {}\n", e.what());
     return 3;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "internal error: unexpected exception: {} (please report it with the command line)\n",
-               e.what());
+    fmt::print(stderr, "internal error: unexpected exception: {} (please report it with the command line)\n", e.what());
     return 3;
   } catch (...) {
     fmt::print(stderr, "internal error: unknown exception (please report it with the command line)\n");

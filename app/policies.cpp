@@ -1,7 +1,7 @@
 // `acmesim policies`: every policy of every slot with its one-line summary.
-#include <memory>
-
 #include <fmt/format.h>
+
+#include <memory>
 
 #include "app/command.hpp"
 

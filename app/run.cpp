@@ -1,12 +1,12 @@
 // `acmesim run`: replay a trace on a modelled cluster and write jobs.csv, timeline.csv, summary.json.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "app/command.hpp"
 #include "io/acme_trace.hpp"
@@ -46,9 +46,9 @@ int run(const RunArgs& args, const Catalog& catalog) {
   if (!args.quiet) {
     fmt::print(stderr, "read {} jobs ({} schema) from {} in {:.2f}s{}\n", trace.jobs.size(), name(trace.schema),
                trace.path, read_s,
-               trace.rows_skipped ? fmt::format("; skipped {} bad rows, first: {}", trace.rows_skipped,
-                                                trace.skipped_messages.front())
-                                  : std::string());
+               trace.rows_skipped
+                   ? fmt::format("; skipped {} bad rows, first: {}", trace.rows_skipped, trace.skipped_messages.front())
+                   : std::string());
   }
 
   SimulationOptions options = simulation_options(scenario, trace);
@@ -82,8 +82,9 @@ int run(const RunArgs& args, const Catalog& catalog) {
 void add_run(CLI::App& app, Context& context) {
   auto args = std::make_shared<RunArgs>();
   args->scenario = context.default_scenario;
-  CLI::App* cmd = app.add_subcommand("run", "Replay a trace on a modelled cluster under a scheduler and write "
-                                            "jobs.csv, timeline.csv and summary.json");
+  CLI::App* cmd = app.add_subcommand("run",
+                                     "Replay a trace on a modelled cluster under a scheduler and write "
+                                     "jobs.csv, timeline.csv and summary.json");
   cmd->add_option("scenario", args->scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
       ->check(CLI::ExistingFile);
   cmd->add_option("-o,--out", args->out, "Output directory (default: out/<scenario name>)");

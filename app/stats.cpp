@@ -1,17 +1,17 @@
 // `acmesim stats`: the paper's characterization of a trace (tools/workload/trace_stats.hpp).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "app/command.hpp"
-#include "io/failures_csv.hpp"
-#include "sim/metrics/failure_breakdown.hpp"
-#include "sim/core/error.hpp"
 #include "io/acme_trace.hpp"
+#include "io/failures_csv.hpp"
+#include "sim/core/error.hpp"
+#include "sim/metrics/failure_breakdown.hpp"
 #include "tools/workload/trace_stats.hpp"
 
 #ifndef ACMESIM_CONFIG_DIR
@@ -29,7 +29,6 @@ struct StatsArgs {
   bool skip_bad_rows = false;
 };
 
-
 int run_stats(const StatsArgs& args) {
   std::optional<ReferenceRow> reference;
   if (!args.compare.empty()) {
@@ -41,8 +40,9 @@ int run_stats(const StatsArgs& args) {
   const auto t1 = std::chrono::steady_clock::now();
   const TraceStats stats = compute_trace_stats(trace);
   const auto t2 = std::chrono::steady_clock::now();
-  const StatsFormat format = args.format == "csv" ? StatsFormat::Csv : args.format == "json" ? StatsFormat::Json
-                                                                                             : StatsFormat::Table;
+  const StatsFormat format = args.format == "csv"    ? StatsFormat::Csv
+                             : args.format == "json" ? StatsFormat::Json
+                                                     : StatsFormat::Table;
   fmt::print("{}", format_trace_stats(stats, reference ? &*reference : nullptr, format, args.trace));
   if (format == StatsFormat::Table) {
     // The paper's Table 3 view of the failures: by reason for a simulated run's jobs.csv (its

@@ -1,16 +1,16 @@
 // `acmesim synth`: generate an Acme-style trace from a workload profile (tools/workload/generator.hpp).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "app/command.hpp"
+#include "io/profile.hpp"
 #include "sim/core/error.hpp"
 #include "tools/workload/generator.hpp"
-#include "io/profile.hpp"
 
 #ifndef ACMESIM_CONFIG_DIR
 #define ACMESIM_CONFIG_DIR "configs"
@@ -29,7 +29,6 @@ struct SynthArgs {
   std::string out;
   bool quiet = false;
 };
-
 
 int run_synth(const SynthArgs& args, const Catalog& catalog) {
   const WorkloadProfile profile =
@@ -64,8 +63,7 @@ void add_synth(CLI::App& app, Context& context) {
       "synth",
       "Generate an Acme-style trace calibrated to the paper, in the exact AcmeTrace schema of the profile's cluster; "
       "start, end and queue come from simulating the submissions on the profile's cluster and scheduler");
-  cmd->add_option("--profile", args->profile,
-                  "seren, kalos (configs/profiles/*.yaml) or a profile YAML of your own")
+  cmd->add_option("--profile", args->profile, "seren, kalos (configs/profiles/*.yaml) or a profile YAML of your own")
       ->required();
   cmd->add_option("--days", args->days, "Span of submissions in days (default: the profile's)");
   cmd->add_option("--jobs", args->jobs, "Number of jobs (default: the profile's rate x days x load)");

@@ -3,8 +3,10 @@
 // pack on 286 x 8 GPUs) and, optionally, the CSV reader. Prints one line per figure;
 // docs/performance.md records them. With --emit-trace it writes the generated jobs, scheduled
 // by the profile's cluster and policies, as an AcmeTrace-format CSV (as `acmesim synth` does).
+#include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,16 +14,13 @@
 #include <filesystem>
 #include <queue>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
+#include "io/outputs.hpp"
+#include "io/profile.hpp"
 #include "policies/catalog.hpp"
 #include "policies/scheduling/duration_predictor.hpp"
-#include "io/outputs.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
 #include "tools/workload/generator.hpp"
-#include "io/profile.hpp"
 
 using namespace acmesim;
 
@@ -111,9 +110,10 @@ int main(int argc, char** argv) {
                                catalog.placements.make(PolicyArgs::named("placement", placement)))};
   const RunResult result = sim.run();
   const double run_s = seconds_since(t0);
-  fmt::print("simulate  {:>9} jobs  {:7.2f}s  {:6.2f}M jobs/s  {:6.2f}M events/s  ({} events, {} {}, peak RSS {} MiB)\n",
-             trace.jobs.size(), run_s, static_cast<double>(trace.jobs.size()) / run_s / 1e6,
-             static_cast<double>(result.events) / run_s / 1e6, result.events, scheduler, placement, peak_rss_mib());
+  fmt::print(
+      "simulate  {:>9} jobs  {:7.2f}s  {:6.2f}M jobs/s  {:6.2f}M events/s  ({} events, {} {}, peak RSS {} MiB)\n",
+      trace.jobs.size(), run_s, static_cast<double>(trace.jobs.size()) / run_s / 1e6,
+      static_cast<double>(result.events) / run_s / 1e6, result.events, scheduler, placement, peak_rss_mib());
 
   if (by_type) {
     const RunSummary summary = summarize(trace.jobs, result, cluster.gpu_nodes * cluster.gpus_per_node);

@@ -1,5 +1,7 @@
 #include "io/acme_trace.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -9,8 +11,6 @@
 #include <optional>
 #include <sstream>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "io/csv_file.hpp"
 #include "io/timestamp.hpp"
@@ -30,7 +30,7 @@ struct BadField {
 };
 
 class RowParser {
-public:
+ public:
   RowParser(const std::string& file, unsigned line, const std::array<const char*, kAcmeColumnCount>& cells)
       : file_{file}, line_{line}, cells_{cells} {}
 
@@ -38,8 +38,8 @@ public:
   bool present(AcmeColumn c) const { return cells_[c] != nullptr; }
 
   [[noreturn]] void fail(AcmeColumn c, std::string_view expected) const {
-    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kAcmeColumns[c].name, expected,
-                               text(c))};
+    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kAcmeColumns[c].name,
+                               expected, text(c))};
   }
 
   std::string_view nonempty(AcmeColumn c) const {
@@ -80,7 +80,7 @@ public:
     if (!t.empty() && !number(t)) fail(c, "a number or nothing");
   }
 
-private:
+ private:
   static std::optional<double> number(std::string_view t) {
     if (t.empty()) return std::nullopt;
     double value = 0;
@@ -102,11 +102,11 @@ struct RawJob {
 
 Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& options) {
   try {
-    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kAcmeColumns[0].name,
-                       kAcmeColumns[1].name, kAcmeColumns[2].name, kAcmeColumns[3].name, kAcmeColumns[4].name,
-                       kAcmeColumns[5].name, kAcmeColumns[6].name, kAcmeColumns[7].name, kAcmeColumns[8].name,
-                       kAcmeColumns[9].name, kAcmeColumns[10].name, kAcmeColumns[11].name, kAcmeColumns[12].name,
-                       kAcmeColumns[13].name, kAcmeColumns[14].name, kAcmeColumns[15].name, kAcmeColumns[16].name);
+    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kAcmeColumns[0].name, kAcmeColumns[1].name,
+                       kAcmeColumns[2].name, kAcmeColumns[3].name, kAcmeColumns[4].name, kAcmeColumns[5].name,
+                       kAcmeColumns[6].name, kAcmeColumns[7].name, kAcmeColumns[8].name, kAcmeColumns[9].name,
+                       kAcmeColumns[10].name, kAcmeColumns[11].name, kAcmeColumns[12].name, kAcmeColumns[13].name,
+                       kAcmeColumns[14].name, kAcmeColumns[15].name, kAcmeColumns[16].name);
   } catch (const io::error::header_missing&) {
     throw InputError(fmt::format("{}: the file is empty; expected an AcmeTrace header line", file));
   } catch (const io::error::base& e) {
@@ -135,9 +135,9 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
     cells.fill(nullptr);
     unsigned line = 0;
     try {
-      const bool more = reader.read_row(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7],
-                                        cells[8], cells[9], cells[10], cells[11], cells[12], cells[13], cells[14],
-                                        cells[15], cells[16]);
+      const bool more =
+          reader.read_row(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8],
+                          cells[9], cells[10], cells[11], cells[12], cells[13], cells[14], cells[15], cells[16]);
       if (!more) break;
       line = reader.get_file_line();
       ++trace.rows_read;
@@ -152,7 +152,8 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       spec.demand.gpus = row.count(kGpuNum);
       spec.demand.cpus = row.count(kCpuNum);
       if (spec.demand.nodes == 0) spec.demand.nodes = 1;  // some CPU jobs record 0 nodes; they run on one
-      if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty()) spec.demand.mem_gib_per_node = row.count(kMemPerPod);
+      if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty())
+        spec.demand.mem_gib_per_node = row.count(kMemPerPod);
       if (row.present(kSharedMem)) row.optional_number(kSharedMem);
       const auto type = parse_job_type(row.text(kType));
       if (!type) row.fail(kType, "one of Pretrain, Eval (or Evaluation), SFT, MLLM, Debug, Other");
@@ -185,12 +186,11 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(bad.message);
     } catch (const io::error::base& e) {
       // Rows with too few or too many cells, unterminated quotes.
-      const std::string message = fmt::format("{}:{}: {}", file, reader.get_file_line(),
-                                              dynamic_cast<const io::error::too_few_columns*>(&e)
-                                                  ? std::string("fewer cells than the header has columns")
-                                              : dynamic_cast<const io::error::too_many_columns*>(&e)
-                                                  ? std::string("more cells than the header has columns")
-                                                  : std::string(e.what()));
+      const std::string message = fmt::format(
+          "{}:{}: {}", file, reader.get_file_line(),
+          dynamic_cast<const io::error::too_few_columns*>(&e) ? std::string("fewer cells than the header has columns")
+          : dynamic_cast<const io::error::too_many_columns*>(&e) ? std::string("more cells than the header has columns")
+                                                                 : std::string(e.what()));
       if (!options.skip_bad_rows) throw InputError(message + " (--skip-bad-rows skips such rows)");
       ++trace.rows_read;
       ++trace.rows_skipped;

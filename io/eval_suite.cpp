@@ -1,8 +1,8 @@
 #include "io/eval_suite.hpp"
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "io/yaml.hpp"
 #include "sim/core/error.hpp"

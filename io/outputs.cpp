@@ -1,11 +1,11 @@
 #include "io/outputs.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "io/acme_schema.hpp"
@@ -32,7 +32,7 @@ void append_seconds(fmt::memory_buffer& out, std::int64_t ms) {
 }
 
 class File {
-public:
+ public:
   explicit File(const std::filesystem::path& path) : file_{std::fopen(path.string().c_str(), "wb"), &std::fclose} {
     if (!file_) throw InputError(fmt::format("{}: cannot write the output file", path.string()));
   }
@@ -42,7 +42,7 @@ public:
     }
   }
 
-private:
+ private:
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
 };
 
@@ -71,14 +71,30 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
     append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, fmt::memory_buffer& cell) {
       const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
       switch (column) {
-        case kJobId: put(spec.trace_id); break;
-        case kUser: put(trace.user_name(spec.user)); break;
-        case kNodeNum: put(spec.demand.nodes); break;
-        case kGpuNum: put(spec.demand.gpus); break;
-        case kCpuNum: put(spec.demand.cpus); break;
-        case kType: put(name(spec.type)); break;
-        case kState: put(name(ran ? s.state : spec.recorded_state)); break;
-        case kSubmit: put(stamp(spec.submitted)); break;
+        case kJobId:
+          put(spec.trace_id);
+          break;
+        case kUser:
+          put(trace.user_name(spec.user));
+          break;
+        case kNodeNum:
+          put(spec.demand.nodes);
+          break;
+        case kGpuNum:
+          put(spec.demand.gpus);
+          break;
+        case kCpuNum:
+          put(spec.demand.cpus);
+          break;
+        case kType:
+          put(name(spec.type));
+          break;
+        case kState:
+          put(name(ran ? s.state : spec.recorded_state));
+          break;
+        case kSubmit:
+          put(stamp(spec.submitted));
+          break;
         case kStart:
           if (ran) put(stamp(*s.started));
           break;
@@ -94,7 +110,8 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
         case kGpuTime:
           if (ran) append_seconds(cell, s.held_gpu_ms);
           break;
-        default: break;  // Kalos-only columns: not in jobs.csv
+        default:
+          break;  // Kalos-only columns: not in jobs.csv
       }
     });
     if (extras && ran) {
@@ -115,9 +132,9 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
                      wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
       fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
     } else if (extras) {
-      fmt::format_to(std::back_inserter(out), ",,{}",
-                     s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0"
-                                                        : "unstarted,0,0,0,0,0,,,0,0,0,,0");
+      fmt::format_to(
+          std::back_inserter(out), ",,{}",
+          s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0" : "unstarted,0,0,0,0,0,,,0,0,0,,0");
     }
     out.push_back('\n');
     if (out.size() > (1U << 20)) {
@@ -130,17 +147,16 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
 
 namespace {
 
-void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result,
-                    int total_gpus) {
+void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result, int total_gpus) {
   File file{path};
   fmt::memory_buffer out;
   fmt::format_to(std::back_inserter(out),
                  "time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
   for (const TimelineSample& s : result.timeline) {
     const std::int64_t ms = (s.at - result.first_submit).count();
-    fmt::format_to(std::back_inserter(out), "{},",
-                   format_timestamp(trace.epoch_unix_seconds + s.at.time_since_epoch().count() / 1000,
-                                    trace.utc_offset_minutes));
+    fmt::format_to(
+        std::back_inserter(out), "{},",
+        format_timestamp(trace.epoch_unix_seconds + s.at.time_since_epoch().count() / 1000, trace.utc_offset_minutes));
     append_seconds(out, ms);
     fmt::format_to(std::back_inserter(out), ",{},{:.4f},{},{},{}\n", s.allocated_gpus,
                    total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0, s.allocated_cpus,
@@ -156,15 +172,18 @@ Json group_json(const GroupStats& g) {
   j["jobs"] = g.jobs;
   j["gpu_jobs"] = g.gpu_jobs;
   const auto q = [](const Quantiles& x) {
-    return Json{{"mean", round_to(x.mean, 1e-3)}, {"median", round_to(x.median, 1e-3)},
-                {"p95", round_to(x.p95, 1e-3)}, {"p99", round_to(x.p99, 1e-3)}};
+    return Json{{"mean", round_to(x.mean, 1e-3)},
+                {"median", round_to(x.median, 1e-3)},
+                {"p95", round_to(x.p95, 1e-3)},
+                {"p99", round_to(x.p99, 1e-3)}};
   };
   j["queue_s"] = q(g.queue);
   j["jct_s"] = q(g.jct);
   Json hours;
   hours["total"] = round_to(static_cast<double>(g.gpu_ms()) / 3.6e6, 1e-3);
   for (FinalState state : kFinalStates) {
-    hours[std::string(name(state))] = round_to(static_cast<double>(g.gpu_ms_by_state[static_cast<std::size_t>(state)]) / 3.6e6, 1e-3);
+    hours[std::string(name(state))] =
+        round_to(static_cast<double>(g.gpu_ms_by_state[static_cast<std::size_t>(state)]) / 3.6e6, 1e-3);
   }
   j["gpu_hours"] = hours;
   j["interruptions"] = {{"preemptions", g.preemptions},
@@ -203,7 +222,9 @@ Json breakdown_json(const FailureBreakdown& b) {
         {"gpu_hours", hours(b.gpu_ms[r])},
         {"share_of_gpu_time", share(static_cast<double>(b.gpu_ms[r]), g)}};
   }
-  return {{"failures", b.total_count()}, {"gpu_hours", hours(b.total_gpu_ms())}, {"categories", categories},
+  return {{"failures", b.total_count()},
+          {"gpu_hours", hours(b.total_gpu_ms())},
+          {"categories", categories},
           {"reasons", reasons}};
 }
 
@@ -285,13 +306,16 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
   j["gpu_allocation_ratio"] = round_to(summary.gpu_allocation_ratio, 1e-6);
   if (scenario.cluster.nodes_per_switch > 0) {
     const TopologyStats& t = summary.topology;
-    j["topology"] = {{"multi_node_jobs", t.multi_node_jobs},
-                     {"within_one_switch_group", t.multi_node_jobs ? round_to(static_cast<double>(t.within_one_group) /
-                                                                                  static_cast<double>(t.multi_node_jobs), 1e-6)
-                                                                   : 0.0},
-                     {"mean_switch_groups", t.multi_node_jobs ? round_to(static_cast<double>(t.groups_spanned) /
-                                                                             static_cast<double>(t.multi_node_jobs), 1e-6)
-                                                              : 0.0}};
+    j["topology"] = {
+        {"multi_node_jobs", t.multi_node_jobs},
+        {"within_one_switch_group",
+         t.multi_node_jobs
+             ? round_to(static_cast<double>(t.within_one_group) / static_cast<double>(t.multi_node_jobs), 1e-6)
+             : 0.0},
+        {"mean_switch_groups",
+         t.multi_node_jobs
+             ? round_to(static_cast<double>(t.groups_spanned) / static_cast<double>(t.multi_node_jobs), 1e-6)
+             : 0.0}};
   }
   j["overall"] = group_json(summary.overall);
   Json by_type;
@@ -312,11 +336,12 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
   for (const Conflict& c : result.first_conflicts) {
     const JobSpec& spec = trace.jobs[c.job.value()];
     const JobStatus& s = result.jobs[c.job.value()];
-    conflicts.push_back({{"job_id", spec.trace_id},
-                         {"line", spec.source_line},
-                         {"wanted_start", format_timestamp(trace.epoch_unix_seconds + c.wanted.time_since_epoch().count() / 1000,
-                                                           trace.utc_offset_minutes)},
-                         {"delay_s", s.started ? to_seconds(*s.started - c.wanted) : -1.0}});
+    conflicts.push_back(
+        {{"job_id", spec.trace_id},
+         {"line", spec.source_line},
+         {"wanted_start", format_timestamp(trace.epoch_unix_seconds + c.wanted.time_since_epoch().count() / 1000,
+                                           trace.utc_offset_minutes)},
+         {"delay_s", s.started ? to_seconds(*s.started - c.wanted) : -1.0}});
   }
   j["conflicts"] = {{"count", result.conflicts}, {"examples", conflicts}};
   return j;
@@ -361,8 +386,8 @@ std::string summary_table(const Scenario& scenario, const Trace& trace, const Ru
                      result.unstarted);
   if (result.conflicts > 0) out += fmt::format(" | replay conflicts {}", result.conflicts);
   if (trace.rows_skipped > 0) out += fmt::format(" | bad rows skipped {}", trace.rows_skipped);
-  const bool fault_models = scenario.outcomes.name() != "trace" || scenario.failures.name() != "none" ||
-                            scenario.recovery.name() != "none";
+  const bool fault_models =
+      scenario.outcomes.name() != "trace" || scenario.failures.name() != "none" || scenario.recovery.name() != "none";
   if (fault_models) {
     std::int64_t lost = 0;
     for (const std::int64_t ms : result.lost_gpu_ms_by_reason) lost += ms;
@@ -374,7 +399,8 @@ std::string summary_table(const Scenario& scenario, const Trace& trace, const Ru
         "\nfailures {} (infrastructure {:.1f}% of them, {:.1f}% of their GPU time) | node failures {} | node "
         "availability {:.2f}% | jobs killed {} | manual interventions {}\nGPU-hours lost {:.0f} | checkpoint "
         "GPU-hours {:.0f} | pretrain ETTR {:.3f}",
-        b.total_count(), n > 0 ? 100.0 * static_cast<double>(b.category_count(FailureCategory::Infrastructure)) / n : 0.0,
+        b.total_count(),
+        n > 0 ? 100.0 * static_cast<double>(b.category_count(FailureCategory::Infrastructure)) / n : 0.0,
         g > 0 ? 100.0 * static_cast<double>(b.category_gpu_ms(FailureCategory::Infrastructure)) / g : 0.0,
         result.node_failures, 100.0 * summary.failures.node_availability, result.jobs_killed,
         summary.overall.manual_interventions, static_cast<double>(lost) / 3.6e6,

@@ -4,10 +4,10 @@
 /// seed give byte-identical files.
 #include <string>
 
+#include "io/acme_trace.hpp"
 #include "io/scenario.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
-#include "io/acme_trace.hpp"
 
 namespace acmesim {
 

@@ -1,9 +1,8 @@
 #include "io/policy_yaml.hpp"
 
-#include "io/yaml.hpp"
-
 #include <fmt/format.h>
 
+#include "io/yaml.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {

@@ -1,13 +1,12 @@
 #include "io/profile.hpp"
 
-#include "io/policy_yaml.hpp"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
-#include <fmt/format.h>
-
+#include "io/policy_yaml.hpp"
 #include "io/timestamp.hpp"
 #include "io/yaml.hpp"
 #include "sim/core/error.hpp"
@@ -105,10 +104,25 @@ std::array<double, N> fixed_list(const yaml::Node& node) {
   return out;
 }
 
-const std::vector<std::string> kTopKeys{"name",        "description", "schema",     "start",         "days",
-                                        "jobs",        "cpu_job_share", "cluster",  "scheduler",     "placement",
-                                        "launch_latency_s", "max_duration_s", "node_fail_share", "cpus_per_gpu",
-                                        "memory",      "users",       "arrivals",   "gpu_types",     "cpu_jobs"};
+const std::vector<std::string> kTopKeys{"name",
+                                        "description",
+                                        "schema",
+                                        "start",
+                                        "days",
+                                        "jobs",
+                                        "cpu_job_share",
+                                        "cluster",
+                                        "scheduler",
+                                        "placement",
+                                        "launch_latency_s",
+                                        "max_duration_s",
+                                        "node_fail_share",
+                                        "cpus_per_gpu",
+                                        "memory",
+                                        "users",
+                                        "arrivals",
+                                        "gpu_types",
+                                        "cpu_jobs"};
 
 JobClassProfile job_class(const yaml::Node& node, bool gpu) {
   JobClassProfile c;

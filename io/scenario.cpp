@@ -1,10 +1,10 @@
 #include "io/scenario.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "io/policy_yaml.hpp"
 #include "io/yaml.hpp"
@@ -16,10 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTopKeys{"name", "description", "seed", "trace", "cluster", "scheduler",
-                                        "placement", "timeline_interval_s", "skip_bad_rows",
-                                        "outcomes", "failures", "recovery"};
-const std::vector<std::string> kClusterKeys{"nodes", "gpus_per_node", "cpus_per_node", "memory_gib_per_node",
+const std::vector<std::string> kTopKeys{"name",          "description", "seed",      "trace",
+                                        "cluster",       "scheduler",   "placement", "timeline_interval_s",
+                                        "skip_bad_rows", "outcomes",    "failures",  "recovery"};
+const std::vector<std::string> kClusterKeys{"nodes",     "gpus_per_node",   "cpus_per_node", "memory_gib_per_node",
                                             "cpu_nodes", "nodes_per_switch"};
 
 /// Applies "a.b.c=value" to `root`, creating maps on the way. A scalar policy slot
@@ -68,8 +68,7 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
                      .as_path("the path of an AcmeTrace CSV file (plain or .gz)",
                               trace_from_cli ? std::optional<std::string>{working_dir} : std::nullopt);
 
-  const yaml::Node cluster =
-      root.required("cluster", fmt::format("a mapping with {}", fmt::join(kClusterKeys, ", ")));
+  const yaml::Node cluster = root.required("cluster", fmt::format("a mapping with {}", fmt::join(kClusterKeys, ", ")));
   cluster.only_keys(kClusterKeys);
   s.cluster.gpu_nodes = cluster.need<int>("nodes", {.min = 1});
   s.cluster.gpus_per_node = cluster.get<int>("gpus_per_node", 8, {.min = 1, .max = 64});
@@ -90,8 +89,8 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
 
 }  // namespace
 
-Scenario parse_scenario(const std::string& name, const std::string& yaml_text, const std::vector<std::string>& overrides,
-                        const std::string& working_dir) {
+Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
+                        const std::vector<std::string>& overrides, const std::string& working_dir) {
   return yaml::guard(name, [&] {
     YAML::Node root = yaml::load(name, yaml_text);
     if (!root || root.IsNull()) root = YAML::Node{YAML::NodeType::Map};

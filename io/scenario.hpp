@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "io/acme_trace.hpp"
 #include "sim/core/time.hpp"
 #include "sim/model/cluster.hpp"
-#include "io/acme_trace.hpp"
 #include "sim/policy_api/catalog.hpp"
 #include "sim/policy_api/policy_args.hpp"
 #include "sim/run/simulation.hpp"

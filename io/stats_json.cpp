@@ -1,7 +1,6 @@
 #include "io/stats_json.hpp"
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 namespace acmesim {

@@ -1,10 +1,10 @@
 #include "io/timestamp.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <climits>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 namespace acmesim {
 
@@ -26,10 +26,9 @@ bool digits(std::string_view text, std::size_t pos, std::size_t count, int& out)
 
 std::optional<Timestamp> parse_timestamp(std::string_view text) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' || !digits(text, 5, 2, month) ||
-      text[7] != '-' || !digits(text, 8, 2, day) || (text[10] != ' ' && text[10] != 'T') ||
-      !digits(text, 11, 2, hour) || text[13] != ':' || !digits(text, 14, 2, minute) || text[16] != ':' ||
-      !digits(text, 17, 2, second)) {
+  if (!digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' || !digits(text, 5, 2, month) || text[7] != '-' ||
+      !digits(text, 8, 2, day) || (text[10] != ' ' && text[10] != 'T') || !digits(text, 11, 2, hour) ||
+      text[13] != ':' || !digits(text, 14, 2, minute) || text[16] != ':' || !digits(text, 17, 2, second)) {
     return std::nullopt;
   }
   const std::chrono::year_month_day date{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},

@@ -24,12 +24,12 @@ std::string format_timestamp(std::int64_t unix_seconds, int utc_offset_minutes);
 /// format_timestamp for many instants in a row (writing jobs.csv): remembers the last day's
 /// date text, so consecutive times of one day cost a few integer divisions.
 class TimestampWriter {
-public:
+ public:
   TimestampWriter(std::int64_t epoch_unix_seconds, int utc_offset_minutes);
   /// The text of `epoch + ms` (milliseconds dropped), appended to `out`.
   void append(std::string& out, std::int64_t ms_since_epoch);
 
-private:
+ private:
   std::int64_t epoch_;
   int offset_;
   std::int64_t cached_day_ = INT64_MIN;

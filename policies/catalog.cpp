@@ -35,28 +35,36 @@ Catalog builtin_catalog() {
 
   c.evaluations.add("coupled", "One trial per dataset; each loads the model remotely and computes metrics on its GPU.",
                     make_coupled);
-  c.evaluations.add("decoupled",
-                    "Acme's trial coordinator: staged model, CPU metrics, prior-based elastic trials (each switchable).",
-                    make_decoupled);
+  c.evaluations.add(
+      "decoupled", "Acme's trial coordinator: staged model, CPU metrics, prior-based elastic trials (each switchable).",
+      make_decoupled);
   c.outcomes.add("trace", "Each job ends in its recorded state after its recorded runtime (the default).",
                  make_trace_outcomes);
   c.outcomes.add("all-complete", "What-if: nothing fails, nobody cancels; every job completes its recorded runtime.",
                  make_all_complete);
-  c.outcomes.add("taxonomy", "Job failures drawn from the paper's Table 3: script/framework near the start, "
-                             "infrastructure mid-run by node-hours.", make_taxonomy);
+  c.outcomes.add("taxonomy",
+                 "Job failures drawn from the paper's Table 3: script/framework near the start, "
+                 "infrastructure mid-run by node-hours.",
+                 make_taxonomy);
 
   c.failures.add("none", "Nodes never fail (the default).", make_no_failures);
-  c.failures.add("node-mtbf", "Independent node (or GPU) failures, exponential or Weibull, with repair times; "
-                              "kills the jobs on the node.", make_node_mtbf);
+  c.failures.add("node-mtbf",
+                 "Independent node (or GPU) failures, exponential or Weibull, with repair times; "
+                 "kills the jobs on the node.",
+                 make_node_mtbf);
   c.failures.add("replay", "Node failures and repairs from a CSV incident log (time_s,node,event,reason).",
                  make_replay_failures);
 
   c.recoveries.add("none", "No checkpoints; a node failure ends the jobs on it (NODE_FAIL) (the default).",
                    make_no_recovery);
-  c.recoveries.add("manual", "Pretraining jobs checkpoint (sync); a person restarts them from the last checkpoint, "
-                             "slower at night.", make_manual_recovery);
-  c.recoveries.add("auto", "Acme's FT system: async checkpoints, diagnosis + two-round NCCL test, automatic restart; "
-                           "a share still needs a person.", make_auto_recovery);
+  c.recoveries.add("manual",
+                   "Pretraining jobs checkpoint (sync); a person restarts them from the last checkpoint, "
+                   "slower at night.",
+                   make_manual_recovery);
+  c.recoveries.add("auto",
+                   "Acme's FT system: async checkpoints, diagnosis + two-round NCCL test, automatic restart; "
+                   "a share still needs a person.",
+                   make_auto_recovery);
   return c;
 }
 

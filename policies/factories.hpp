@@ -6,8 +6,8 @@
 #include "sim/policy_api/failure_model.hpp"
 #include "sim/policy_api/outcome.hpp"
 #include "sim/policy_api/placement.hpp"
-#include "sim/policy_api/recovery.hpp"
 #include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/recovery.hpp"
 #include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {

@@ -1,15 +1,7 @@
 // Regression anchors: whole-command outputs and random draws that must not change unless a
 // commit says why. Run with ACMESIM_UPDATE_GOLDEN=1 to rewrite tests/golden/ after an intended
 // change (and give the reason in the commit message).
-#include <catch2/catch.hpp>
-
-#include <cstdint>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <string>
-#include <vector>
-
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <boost/random/bernoulli_distribution.hpp>
@@ -21,7 +13,13 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 #include <boost/random/weibull_distribution.hpp>
-#include <fmt/format.h>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "sim/core/fingerprint.hpp"
 #include "sim/core/rng.hpp"

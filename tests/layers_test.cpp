@@ -2,7 +2,6 @@
 // These tests read every source file's includes and fail on an arrow that runs the wrong way,
 // so the rule in README's "Layout" cannot quietly erode.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -25,9 +24,9 @@ struct Layer {
 
 // policies and io share a rank: neither may include the other.
 const std::vector<Layer> kLayers{
-    {"core", "sim/core", 0},         {"model", "sim/model", 1}, {"policy_api", "sim/policy_api", 2},
-    {"run", "sim/run", 3},           {"run", "sim/metrics", 3}, {"policies", "policies", 4},
-    {"io", "io", 4},                 {"tools", "tools", 5},     {"app", "app", 6},
+    {"core", "sim/core", 0}, {"model", "sim/model", 1}, {"policy_api", "sim/policy_api", 2},
+    {"run", "sim/run", 3},   {"run", "sim/metrics", 3}, {"policies", "policies", 4},
+    {"io", "io", 4},         {"tools", "tools", 5},     {"app", "app", 6},
 };
 
 std::optional<Layer> layer_of(const std::string& path) {

@@ -1,5 +1,7 @@
 #pragma once
 // Small builders shared by the tests.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -7,12 +9,10 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
-#include "sim/run/simulation.hpp"
 #include "sim/policy_api/policies.hpp"
+#include "sim/run/simulation.hpp"
 
 namespace acmesim::testing {
 

@@ -1,13 +1,13 @@
 #include "tools/compare.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 #include "sim/run/simulation.hpp"
@@ -56,8 +56,9 @@ std::vector<CompareOutcome> run_variants(const Scenario& scenario, const Trace& 
     for (std::size_t i = next++; i < variants.size(); i = next++) {
       Simulation sim{scenario.cluster, trace.jobs, std::move(policies[i]), simulation_options(scenario, trace)};
       const RunResult result = sim.run();
-      outcomes[i] = CompareOutcome{variants[i], summarize(trace.jobs, result, total_gpus), result.fingerprint,
-                                   result.events, result.unstarted, result.wall_seconds};
+      outcomes[i] = CompareOutcome{variants[i],        summarize(trace.jobs, result, total_gpus),
+                                   result.fingerprint, result.events,
+                                   result.unstarted,   result.wall_seconds};
     }
   };
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
@@ -106,11 +107,12 @@ std::string compare_pretty(const std::vector<CompareOutcome>& outcomes) {
   for (const CompareOutcome& o : outcomes) {
     for (const Row& r : rows_of(o)) {
       const GroupStats& g = *r.stats;
-      out += fmt::format("{:<22} {:<10} {:<9} {:>8} {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>6.1f}% "
-                         "{:>7.1f}d {:>8}\n",
-                         o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median,
-                         g.queue.p99, g.jct.mean, g.jct.median, g.jct.p99, 100.0 * o.summary.gpu_allocation_ratio,
-                         o.summary.makespan_s / 86400.0, g.preemptions);
+      out += fmt::format(
+          "{:<22} {:<10} {:<9} {:>8} {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>6.1f}% "
+          "{:>7.1f}d {:>8}\n",
+          o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median, g.queue.p99,
+          g.jct.mean, g.jct.median, g.jct.p99, 100.0 * o.summary.gpu_allocation_ratio, o.summary.makespan_s / 86400.0,
+          g.preemptions);
     }
   }
   return out;

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "io/acme_trace.hpp"
 #include "io/scenario.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/policy_api/catalog.hpp"
-#include "io/acme_trace.hpp"
 
 namespace acmesim {
 

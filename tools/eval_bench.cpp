@@ -1,9 +1,9 @@
 #include "tools/eval_bench.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "io/eval_suite.hpp"
 #include "io/policy_yaml.hpp"
@@ -82,7 +82,8 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
   }
   // Build every policy before running anything: a typo fails at once.
   std::vector<std::unique_ptr<EvaluationPolicy>> policies;
-  for (const Variant& v : variants) policies.push_back(catalog.evaluations.make(policy_from_text("evaluation", v.policy, "--policy", args.seed)));
+  for (const Variant& v : variants)
+    policies.push_back(catalog.evaluations.make(policy_from_text("evaluation", v.policy, "--policy", args.seed)));
 
   std::vector<EvalBenchRow> rows;
   for (const int nodes : args.nodes) {
@@ -159,17 +160,20 @@ std::string eval_bench_table(const EvalBenchArgs& args, const EvalSuite& suite, 
     for (const EvalBenchRow& r : rows) {
       TrialProfile p;
       if (r.policy != "coupled" || !trial_profile(r.plan, r.runs.front(), d, p)) continue;
-      out += fmt::format("HumanEval trial under coupled on {} node(s), first run: {:.0f} s, {:.1f}% before inference (paper: "
-                         "29.5%), {:.1f}% metric tail with the GPU idle (paper: 19.0%)\n",
-                         r.nodes, p.seconds, 100 * p.load_share, 100 * p.metric_share);
+      out += fmt::format(
+          "HumanEval trial under coupled on {} node(s), first run: {:.0f} s, {:.1f}% before inference (paper: "
+          "29.5%), {:.1f}% metric tail with the GPU idle (paper: 19.0%)\n",
+          r.nodes, p.seconds, 100 * p.load_share, 100 * p.metric_share);
     }
   }
   if (args.model_gb > 80) {
-    out += "note: trials are single-GPU and an 80 GB A100 cannot hold this checkpoint; only the runtimes are "
-           "scaled (docs/evaluation.md, Limits)\n";
+    out +=
+        "note: trials are single-GPU and an 80 GB A100 cannot hold this checkpoint; only the runtimes are "
+        "scaled (docs/evaluation.md, Limits)\n";
   }
-  out += "GPU-h (held): GPU time held by trials; idle GPU-h: held but not running inference (loading, init, "
-         "preprocessing, metrics on the GPU); load GPU-h: held from taking the GPU to the end of model init.\n";
+  out +=
+      "GPU-h (held): GPU time held by trials; idle GPU-h: held but not running inference (loading, init, "
+      "preprocessing, metrics on the GPU); load GPU-h: held from taking the GPU to the end of model init.\n";
   return out;
 }
 

@@ -14,8 +14,8 @@ namespace acmesim {
 struct EvalBenchArgs {
   double model_gb = 14.6;  // InternLM-7B in bf16 [InternLM; derived]
   std::vector<int> nodes{1, 4};
-  int gpus_per_node = 8;   // [Acme Table 1]: 8 A100 per node
-  std::string suite;       // YAML file
+  int gpus_per_node = 8;  // [Acme Table 1]: 8 A100 per node
+  std::string suite;      // YAML file
   /// Each a policy name or a YAML mapping, e.g. "{name: decoupled, elastic: false}".
   std::vector<std::string> policies{"coupled", "decoupled"};
   bool ablation = false;
@@ -30,8 +30,8 @@ struct EvalBenchArgs {
 
 struct EvalBenchRow {
   int nodes = 0;
-  std::string policy;  // label
-  EvalPlan plan;                // from priors only, so the same for every run
+  std::string policy;            // label
+  EvalPlan plan;                 // from priors only, so the same for every run
   std::vector<EvalResult> runs;  // one per seed
   std::vector<double> speedups;  // per run: coupled makespan / this makespan (empty if no coupled row)
 

@@ -1,11 +1,11 @@
 #include "tools/eval_cluster.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "io/acme_trace.hpp"
 #include "io/eval_cluster_config.hpp"
@@ -43,7 +43,8 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
   config.noise_sigma = file_config.noise_sigma;
   config.seed = file_config.seed;
   config.gpus_per_node = scenario.cluster.gpus_per_node;
-  config.cpus_per_gpu = scenario.cluster.cpus_per_node > 0 ? scenario.cluster.cpus_per_node / scenario.cluster.gpus_per_node : 0;
+  config.cpus_per_gpu =
+      scenario.cluster.cpus_per_node > 0 ? scenario.cluster.cpus_per_node / scenario.cluster.gpus_per_node : 0;
   config.pretraining = file_config.pretraining;
 
   std::vector<EvalClusterPolicyResult> results;
@@ -91,8 +92,7 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
 
 std::string eval_cluster_table(const std::vector<EvalClusterPolicyResult>& results) {
   std::string out = fmt::format("{:<28} {:>6} {:>9} {:>9} {:>9} {:>9} {:>11} {:>10} {:>10}\n", "policy", "ckpts",
-                                "lat mean", "lat p50", "lat p95", "lat max", "wait mean", "eval GPU-h",
-                                "all GPU-h");
+                                "lat mean", "lat p50", "lat p95", "lat max", "wait mean", "eval GPU-h", "all GPU-h");
   out += fmt::format("{:<28} {:>6} {:>9} {:>9} {:>9} {:>9} {:>11} {:>10} {:>10}\n", "", "", "(min)", "(min)", "(min)",
                      "(min)", "(min)", "(spawned)", "");
   for (const EvalClusterPolicyResult& r : results) {
@@ -113,8 +113,9 @@ std::string eval_cluster_table(const std::vector<EvalClusterPolicyResult>& resul
                        lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end()), wait,
                        static_cast<double>(r.eval_gpu_ms) / 3.6e6, static_cast<double>(r.all_gpu_ms) / 3.6e6);
   }
-  out += "latency: checkpoint written -> all metrics computed; wait: checkpoint -> first trial started; eval GPU-h: "
-         "the checkpoint trials' (the trace's own Eval jobs excluded).\n";
+  out +=
+      "latency: checkpoint written -> all metrics computed; wait: checkpoint -> first trial started; eval GPU-h: "
+      "the checkpoint trials' (the trace's own Eval jobs excluded).\n";
   return out;
 }
 

@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "sim/run/cluster_eval.hpp"
 #include "sim/policy_api/catalog.hpp"
+#include "sim/run/cluster_eval.hpp"
 
 namespace acmesim {
 
 struct EvalClusterPolicyResult {
   std::string policy;
   std::vector<CheckpointRecord> checkpoints;
-  std::int64_t eval_gpu_ms = 0;          // the spawned trials'
-  std::int64_t trace_eval_gpu_ms = 0;    // Eval jobs of the trace, for scale
-  std::int64_t all_gpu_ms = 0;           // every job's
+  std::int64_t eval_gpu_ms = 0;        // the spawned trials'
+  std::int64_t trace_eval_gpu_ms = 0;  // Eval jobs of the trace, for scale
+  std::int64_t all_gpu_ms = 0;         // every job's
   std::string fingerprint;
 };
 

@@ -8,7 +8,7 @@ namespace acmesim::policies {
 namespace {
 
 class Coupled final : public EvaluationPolicy {
-public:
+ public:
   explicit Coupled(const PolicyArgs&) {}
 
   EvalPlan plan(const EvalRequest& request, const EvalResources&) const override {
@@ -22,8 +22,6 @@ public:
 
 }  // namespace
 
-std::unique_ptr<EvaluationPolicy> make_coupled(const PolicyArgs& args) {
-  return std::make_unique<Coupled>(args);
-}
+std::unique_ptr<EvaluationPolicy> make_coupled(const PolicyArgs& args) { return std::make_unique<Coupled>(args); }
 
 }  // namespace acmesim::policies

@@ -25,7 +25,7 @@ namespace acmesim::policies {
 namespace {
 
 class Decoupled final : public EvaluationPolicy {
-public:
+ public:
   explicit Decoupled(const PolicyArgs& args)
       : stage_model_{args.flag("stage_model", true, "stage the model on local storage once per node")},
         cpu_metrics_{args.flag("cpu_metrics", true, "compute metrics on CPUs, freeing the GPUs")},
@@ -67,11 +67,12 @@ public:
     std::vector<Piece> pieces;
     for (std::uint32_t d = 0; d < n; ++d) {
       const std::int64_t cap = std::min<std::int64_t>(max_pieces_, datasets[d].samples);
-      const auto parts = static_cast<std::uint32_t>(std::clamp<std::int64_t>((work[d] + half_share - 1) / half_share,
-                                                                             1, cap));
+      const auto parts =
+          static_cast<std::uint32_t>(std::clamp<std::int64_t>((work[d] + half_share - 1) / half_share, 1, cap));
       const std::int64_t shared = datasets[d].preprocess.count();
       for (std::uint32_t p = 0; p < parts; ++p) {
-        pieces.push_back(Piece{TrialPiece{d, p, parts}, (work[d] - shared) / parts + shared, datasets[d].metric.count()});
+        pieces.push_back(
+            Piece{TrialPiece{d, p, parts}, (work[d] - shared) / parts + shared, datasets[d].metric.count()});
       }
     }
 
@@ -102,7 +103,7 @@ public:
     return plan;
   }
 
-private:
+ private:
   bool stage_model_;
   bool cpu_metrics_;
   bool elastic_;
@@ -111,8 +112,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<EvaluationPolicy> make_decoupled(const PolicyArgs& args) {
-  return std::make_unique<Decoupled>(args);
-}
+std::unique_ptr<EvaluationPolicy> make_decoupled(const PolicyArgs& args) { return std::make_unique<Decoupled>(args); }
 
 }  // namespace acmesim::policies

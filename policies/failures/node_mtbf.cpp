@@ -5,17 +5,17 @@
 //
 // Cost: the model keeps each node's next event in an ordered set: O(log nodes) per event,
 // O(nodes) memory; the engine holds one pending node event at a time.
-#include <cmath>
-#include <set>
-#include <tuple>
-#include <vector>
+#include <fmt/format.h>
 
 #include <boost/random/discrete_distribution.hpp>
 #include <boost/random/exponential_distribution.hpp>
 #include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/weibull_distribution.hpp>
-#include <fmt/format.h>
+#include <cmath>
+#include <set>
+#include <tuple>
+#include <vector>
 
 #include "policies/factories.hpp"
 
@@ -24,7 +24,7 @@ namespace acmesim::policies {
 namespace {
 
 class NodeMtbf final : public FailureModel {
-public:
+ public:
   explicit NodeMtbf(const PolicyArgs& args)
       : rng_{args.rng()},
         per_gpu_{args.word("per", "node", {"node", "gpu"}, "rate_per_day counts per node or per GPU") == "gpu"},
@@ -47,9 +47,9 @@ public:
                                                         {FailureReason::CUDAError, 21},
                                                         {FailureReason::NodeFailure, 16},
                                                         {FailureReason::ECCError, 12}};
-    if (auto given = args.number_per_reason("reasons",
-                                            "{NVLinkError: 54, CUDAError: 21, NodeFailure: 16, ECCError: 12}",
-                                            Range::at_least(0), "weights of the kinds of failure")) {
+    if (auto given =
+            args.number_per_reason("reasons", "{NVLinkError: 54, CUDAError: 21, NodeFailure: 16, ECCError: 12}",
+                                   Range::at_least(0), "weights of the kinds of failure")) {
       if (given->empty()) args.invalid("reasons", "a non-empty mapping of failure reason to weight");
       kinds = std::move(*given);
     }
@@ -82,7 +82,7 @@ public:
     return NodeEvent{at, NodeId{node}, true, FailureReason::None};
   }
 
-private:
+ private:
   Duration days(double d) const { return std::max(Duration{1}, from_seconds(d * 86400.0)); }
   Duration time_to_failure() {
     if (!weibull_) return days(boost::random::exponential_distribution<double>{1.0 / mean_up_days_}(rng_));

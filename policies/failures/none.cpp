@@ -6,7 +6,7 @@ namespace acmesim::policies {
 namespace {
 
 class NoFailures final : public FailureModel {
-public:
+ public:
   explicit NoFailures(const PolicyArgs&) {}
   void start(const ClusterSpec&, SimTime) override {}
   std::optional<NodeEvent> next() override { return std::nullopt; }

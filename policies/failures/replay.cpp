@@ -9,12 +9,12 @@
 // failure without one is a NodeFailure). Rows must be in time order. A failure of a node that is
 // already down is counted and changes nothing; a repair of a node that is up is ignored.
 // Errors name file:line, the column, what was expected and what was found.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "policies/factories.hpp"
 
@@ -31,7 +31,7 @@ struct Row {
 };
 
 class ReplayFailures final : public FailureModel {
-public:
+ public:
   explicit ReplayFailures(const PolicyArgs& args) {
     const Table table = args.table("file", {"time_s", "node", "event", "reason"},
                                    "node failures and repairs, one per row; relative to the scenario's folder");
@@ -55,7 +55,7 @@ public:
     return NodeEvent{first_ + from_seconds(r.time_s), NodeId{r.node}, r.up, r.reason};
   }
 
-private:
+ private:
   void read(const Table& table) {
     if (table.path.empty()) return;  // describing the parameters only
     std::vector<std::string> missing;
@@ -100,7 +100,8 @@ private:
         if (!reason) bad(3, "a failure reason such as NVLinkError, CUDAError, NodeFailure, ECCError, NetworkError");
         if (!row.up) row.reason = *reason;
       }
-      if (!rows_.empty() && row.time_s < rows_.back().time_s) bad(0, "rows in time order (this one is earlier than the last)");
+      if (!rows_.empty() && row.time_s < rows_.back().time_s)
+        bad(0, "rows in time order (this one is earlier than the last)");
       rows_.push_back(row);
     }
     // At one instant, repairs come before failures (the engine's phase order).

@@ -8,7 +8,7 @@ namespace acmesim::policies {
 namespace {
 
 class AllComplete final : public OutcomeModel {
-public:
+ public:
   explicit AllComplete(const PolicyArgs&) {}
   JobOutcome decide(const JobSpec& job) override {
     return JobOutcome{FinalState::Completed, job.runtime, FailureReason::None};

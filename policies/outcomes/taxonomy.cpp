@@ -24,17 +24,17 @@
 // shares are unbiased; within a run they come out close to the table because failures tile the
 // period. `reasons: random` draws each independently (a few large jobs carry most failed GPU
 // time, so independent draws need thousands of runs to show the published shares).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <utility>
-#include <vector>
-
 #include <boost/random/discrete_distribution.hpp>
 #include <boost/random/exponential_distribution.hpp>
 #include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
-#include <fmt/format.h>
+#include <cmath>
+#include <utility>
+#include <vector>
 
 #include "policies/factories.hpp"
 
@@ -93,7 +93,7 @@ std::vector<double> weights(const std::array<std::pair<R, double>, N>& table) {
 double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 struct LogNormal {
-  double mu;     // log of the median, hours
+  double mu;  // log of the median, hours
   double sigma;
   double cdf(double t) const { return t <= 0 ? 0.0 : normal_cdf((std::log(t) - mu) / sigma); }
   /// E[Y; Y < t]
@@ -110,7 +110,7 @@ double one_minus_exp_poly(double x) {
 }
 
 class Taxonomy final : public OutcomeModel {
-public:
+ public:
   explicit Taxonomy(const PolicyArgs& args)
       : rng_{args.rng()},
         calibrate_{args.flag("calibrate", true, "fit start-time failure rates to Table 3's shares of this trace")},
@@ -118,8 +118,8 @@ public:
         hazard_per_node_day_{args.number("infra_per_node_day", 8.5e-3, Range::at_least(0),
                                          "mid-run infrastructure failures per node-day of a job")},
         // our model, not from the paper: used only with calibrate: false.
-        job_failure_prob_{args.number("job_failure_prob", 0.1, Range{0, 1},
-                                      "chance a job fails at its start (calibrate: false)")},
+        job_failure_prob_{
+            args.number("job_failure_prob", 0.1, Range{0, 1}, "chance a job fails at its start (calibrate: false)")},
         infra_count_share_{args.number("infra_count_share", kInfraCountShare, Range{0, 1, true, true},
                                        "infrastructure share of failed jobs (Table 3)")},
         infra_gpu_time_share_{args.number("infra_gpu_time_share", kInfraGpuTimeShare, Range{0, 1, true, true},
@@ -128,14 +128,14 @@ public:
                               "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
         // [Acme Table 3; est]: script TTF log-normal, median 1.5 min, sigma 1.0.
-        script_{std::log(args.number("script_median_min", 1.5, Range::above(0), "median minutes to a script error") /
-                         60.0),
-                args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
+        script_{
+            std::log(args.number("script_median_min", 1.5, Range::above(0), "median minutes to a script error") / 60.0),
+            args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
         // [Acme Table 3; est]: framework TTF log-normal, median 5 min, sigma 2.0 (tail to hours).
-        framework_{std::log(args.number("framework_median_min", 5.0, Range::above(0),
-                                        "median minutes to a framework error") /
-                            60.0),
-                   args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
+        framework_{
+            std::log(args.number("framework_median_min", 5.0, Range::above(0), "median minutes to a framework error") /
+                     60.0),
+            args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
         // [Acme §5; est]: ConnectionError log-normal, median 10 min, sigma 1.5.
         connection_{std::log(args.number("connection_median_min", 10.0, Range::above(0),
                                          "median minutes to a ConnectionError") /
@@ -146,8 +146,7 @@ public:
         script_pick_{weights(kScript)},
         // [Acme Table 3; derived]: start-time failures are script 77.4 %, framework 16.6 %,
         // ConnectionError 6.0 % (counts 1,890 / 404 / 147).
-        category_pick_{std::vector<double>{1890.0, 404.0, kConnectionCount}} {
-  }
+        category_pick_{std::vector<double>{1890.0, 404.0, kConnectionCount}} {}
 
   void prepare(const std::vector<JobSpec>& jobs) override {
     // Expected counts and GPU-hours of start-time failures per unit of probability: all (q, r)
@@ -187,7 +186,7 @@ public:
     // The systematic-sampling period: the expected mid-run failed GPU-hours of the run.
     const auto set_period = [&] {
       if (hazard_per_node_day_ > 0) period_ = (1 - job_failure_prob_) * midrun(hazard_per_node_day_ / 24.0).second;
-      position_ = boost::random::uniform_01<double>{}(reason_rng_) * period_;
+      position_ = boost::random::uniform_01<double>{}(reason_rng_)*period_;
     };
     if (!calibrate_) return set_period();
     if (q <= 0 || exposure.empty() || a * q <= qc || b * r <= rc) {
@@ -205,9 +204,10 @@ public:
       return g / n;
     };
     if (ratio(lo) < k) {
-      note_ = fmt::format("taxonomy: this trace's GPU jobs are too short or small for infrastructure failures to "
-                          "reach {:.1f}% of failed GPU time; calibrated to the smallest hazard; ",
-                          100 * b);
+      note_ = fmt::format(
+          "taxonomy: this trace's GPU jobs are too short or small for infrastructure failures to "
+          "reach {:.1f}% of failed GPU time; calibrated to the smallest hazard; ",
+          100 * b);
       hi = lo;
     }
     for (int it = 0; it < 200 && hi / lo > 1 + 1e-12; ++it) {
@@ -220,11 +220,11 @@ public:
     hazard_per_node_day_ = h * 24.0;
     job_failure_prob_ = rho / (1 + rho);
     set_period();
-    note_ += fmt::format("taxonomy calibrated on {} GPU jobs: mid-run infrastructure hazard {:.4g} per node-day, "
-                         "start-time fault probability {:.4g} per job; expected failures {:.1f} mid-run, {:.1f} at "
-                         "start",
-                         exposure.size(), hazard_per_node_day_, job_failure_prob_, (1 - job_failure_prob_) * n0,
-                         job_failure_prob_ * q);
+    note_ += fmt::format(
+        "taxonomy calibrated on {} GPU jobs: mid-run infrastructure hazard {:.4g} per node-day, "
+        "start-time fault probability {:.4g} per job; expected failures {:.1f} mid-run, {:.1f} at "
+        "start",
+        exposure.size(), hazard_per_node_day_, job_failure_prob_, (1 - job_failure_prob_) * n0, job_failure_prob_ * q);
   }
 
   std::string note() const override { return note_; }
@@ -258,7 +258,8 @@ public:
       const double x = -std::log1p(-u_mid) / rate;  // exponential by inversion, per hour
       if (x < t) {
         at = x;
-        outcome.reason = kMidRun[systematic_ && period_ > 0 ? systematic_reason(job.demand.gpus * x) : mid_reason].first;
+        outcome.reason =
+            kMidRun[systematic_ && period_ > 0 ? systematic_reason(job.demand.gpus * x) : mid_reason].first;
       }
     }
     if (outcome.reason != FailureReason::None) {
@@ -268,7 +269,7 @@ public:
     return outcome;
   }
 
-private:
+ private:
   /// The reason under the midpoint of this failure's stretch of the GPU-hour line.
   std::size_t systematic_reason(double gpu_hours) {
     const double mid = std::fmod(position_ + gpu_hours / 2, period_);

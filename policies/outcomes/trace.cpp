@@ -6,7 +6,7 @@ namespace acmesim::policies {
 namespace {
 
 class TraceOutcomes final : public OutcomeModel {
-public:
+ public:
   explicit TraceOutcomes(const PolicyArgs&) {}
   JobOutcome decide(const JobSpec& job) override {
     return JobOutcome{job.recorded_state, job.runtime, FailureReason::None};

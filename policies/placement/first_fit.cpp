@@ -13,7 +13,7 @@ namespace {
 /// nodes whose GPUs fit are examined. CPU-only jobs are placed as `pack` places them (an
 /// id-ordered walk of CPU room would scan the cluster).
 class FirstFit final : public Placement {
-public:
+ public:
   std::optional<Allocation> place(const Cluster& cluster, const Demand& d) const override {
     if (d.cpu_only()) return choose_nodes(cluster, d, NodeOrder::FullestFirst);
     const int gpus = d.gpus_per_node_max();

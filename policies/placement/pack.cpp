@@ -8,7 +8,7 @@ namespace {
 /// `pack`: the fullest node that fits (best fit), lowest id first among equals. A job that
 /// wants whole nodes therefore lands on idle nodes, and small jobs fill partly used ones.
 class Pack final : public Placement {
-public:
+ public:
   std::optional<Allocation> place(const Cluster& cluster, const Demand& demand) const override {
     return choose_nodes(cluster, demand, NodeOrder::FullestFirst);
   }

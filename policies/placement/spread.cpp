@@ -8,7 +8,7 @@ namespace {
 /// `spread`: the emptiest node that fits (worst fit), lowest id first among equals: load is
 /// spread over nodes at the price of fragments that block whole-node jobs.
 class Spread final : public Placement {
-public:
+ public:
   std::optional<Allocation> place(const Cluster& cluster, const Demand& demand) const override {
     return choose_nodes(cluster, demand, NodeOrder::EmptiestFirst);
   }

@@ -20,7 +20,7 @@ namespace {
 /// read from the cluster's per-idle-count indexes; nodes without enough idle GPUs are never
 /// looked at.
 class Topology final : public Placement {
-public:
+ public:
   std::optional<Allocation> place(const Cluster& cluster, const Demand& d) const override {
     const int size = cluster.spec().nodes_per_switch;
     if (d.cpu_only() || d.nodes == 1 || size <= 0) return choose_nodes(cluster, d, NodeOrder::FullestFirst);

@@ -3,8 +3,9 @@
 // pairwise NCCL test that isolates the faulty node, and an automatic restart from the last
 // checkpoint. A configurable share of failures still needs a person (the paper: ~90 % fewer
 // manual interventions), who then adds the manual response delay.
-#include <boost/random/uniform_01.hpp>
 #include <fmt/format.h>
+
+#include <boost/random/uniform_01.hpp>
 
 #include "policies/factories.hpp"
 #include "policies/recovery/common.hpp"
@@ -14,7 +15,7 @@ namespace acmesim::policies {
 namespace {
 
 class AutoRecovery final : public RecoveryPolicy {
-public:
+ public:
   explicit AutoRecovery(const PolicyArgs& args)
       : checkpoints_{args, true},
         person_{args},
@@ -26,8 +27,8 @@ public:
         diagnose_{from_seconds(args.number("diagnose_s", 120.0, Range::at_least(0), "seconds of log diagnosis"))},
         // [Acme §6.1]: two rounds (pairs, then suspects paired with good nodes); the
         // pairs of a round run in parallel, so the test takes two round times whatever the size.
-        nccl_round_{from_seconds(args.number("nccl_round_s", 45.0, Range::at_least(0),
-                                             "seconds per round of the two-round NCCL test"))},
+        nccl_round_{from_seconds(
+            args.number("nccl_round_s", 45.0, Range::at_least(0), "seconds per round of the two-round NCCL test"))},
         // [Acme §6.1]: manual intervention reduced by ~90 %.
         manual_share_{args.number("manual_share", 0.1, Range{0, 1}, "share of failures that still need a person")} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
@@ -41,7 +42,7 @@ public:
                         needs_person};
   }
 
-private:
+ private:
   CheckpointModel checkpoints_;
   Responder person_;
   Rng rng_;

@@ -1,8 +1,7 @@
 #include "policies/recovery/common.hpp"
 
-#include <cmath>
-
 #include <boost/random/lognormal_distribution.hpp>
+#include <cmath>
 
 namespace acmesim::policies {
 

@@ -12,7 +12,7 @@ namespace acmesim::policies {
 
 /// Checkpoint size, stall, persist and restart-load times (docs/failures.md "Checkpoint stalls").
 class CheckpointModel {
-public:
+ public:
   /// `default_async`: the policy's default mode (manual: sync, the pre-FT practice; auto: async).
   CheckpointModel(const PolicyArgs& args, bool default_async);
   bool covers(const JobSpec& job) const { return types_.count(job.type) > 0; }
@@ -21,7 +21,7 @@ public:
   Duration restart_overhead(const JobSpec& job) const;
   double size_gb(const JobSpec& job) const;
 
-private:
+ private:
   std::set<JobType> types_;
   Duration interval_;
   bool async_;
@@ -30,12 +30,12 @@ private:
 
 /// The on-call person: detection, then a response delay drawn log-normal, longer at night.
 class Responder {
-public:
+ public:
   explicit Responder(const PolicyArgs& args);
   /// Detection + response for a failure at local `time_of_day`.
   Duration delay(Rng& rng, Duration time_of_day) const;
 
-private:
+ private:
   Duration detect_;
   double day_median_min_, night_median_min_, sigma_;
   int night_start_h_, night_end_h_;

@@ -9,7 +9,7 @@ namespace acmesim::policies {
 namespace {
 
 class ManualRecovery final : public RecoveryPolicy {
-public:
+ public:
   explicit ManualRecovery(const PolicyArgs& args) : checkpoints_{args, false}, person_{args}, rng_{args.rng()} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
   CheckpointPlan checkpointing(const JobSpec& job) const override { return checkpoints_.plan(job); }
@@ -17,7 +17,7 @@ public:
     return RecoveryPlan{person_.delay(rng_, failure.time_of_day), checkpoints_.restart_overhead(job), true};
   }
 
-private:
+ private:
   CheckpointModel checkpoints_;
   Responder person_;
   Rng rng_;

@@ -6,7 +6,7 @@ namespace acmesim::policies {
 namespace {
 
 class NoRecovery final : public RecoveryPolicy {
-public:
+ public:
   explicit NoRecovery(const PolicyArgs&) {}
   bool covers(const JobSpec&) const override { return false; }
   CheckpointPlan checkpointing(const JobSpec&) const override { return {}; }

@@ -1,10 +1,10 @@
+#include <fmt/format.h>
+
 #include <array>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "policies/factories.hpp"
 #include "policies/scheduling/queue_tools.hpp"
@@ -35,7 +35,7 @@ namespace {
 /// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs),
 /// O(log q) per start, O(v) per v victims, O(max_job_test) look-ahead mostly answered by FitMemo.
 class Acme final : public Scheduler {
-public:
+ public:
   explicit Acme(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; our estimate [Acme §6.1; est]: 1-2 min to
       // reload a 7B checkpoint. Our default: 60 s.
@@ -116,7 +116,7 @@ public:
     }
   }
 
-private:
+ private:
   using Key = std::pair<int, std::int64_t>;  // (0 = low priority first, -start ms: latest first)
   static std::size_t index(JobType t) { return static_cast<std::size_t>(t); }
 
@@ -133,8 +133,10 @@ private:
   void classify(const JobSpec& job) {
     const std::size_t t = index(job.type);
     const bool quota_job = quota_[t] > 0 && job.demand.gpus > 0 && job.demand.gpus <= quota_[t];
-    if (quota_job) quota_queue_.insert({job.submitted, job.id});
-    else best_effort_[low_[t] ? 1 : 0].insert({job.submitted, job.id});
+    if (quota_job)
+      quota_queue_.insert({job.submitted, job.id});
+    else
+      best_effort_[low_[t] ? 1 : 0].insert({job.submitted, job.id});
   }
 
   void refresh_in_quota(const SchedulingPass& pass) {
@@ -183,7 +185,7 @@ private:
   std::vector<JobId> pending_;
   std::set<std::pair<SimTime, JobId>> quota_queue_;
   std::array<std::set<std::pair<SimTime, JobId>>, 2> best_effort_;  // normal, low priority
-  std::vector<std::pair<JobId, std::uint32_t>> in_quota_;            // running in quota (job, attempt)
+  std::vector<std::pair<JobId, std::uint32_t>> in_quota_;           // running in quota (job, attempt)
   TrackedRunning<Key> victims_;
 };
 

@@ -31,7 +31,7 @@ namespace {
 /// profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2 x
 /// reservations).
 class ConservativeBackfill final : public Scheduler {
-public:
+ public:
   explicit ConservativeBackfill(const PolicyArgs& args)
       : estimate_{args},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
@@ -73,13 +73,13 @@ public:
     running_after_ = pass.running().size();
   }
 
-private:
+ private:
   using Key = std::pair<SimTime, JobId>;
   /// A queued job of the window and what the plan decided for it.
   struct Planned {
     Key key;
     int gpus;
-    SimTime start;  // reservation start; unused for CPU-only jobs
+    SimTime start;   // reservation start; unused for CPU-only jobs
     bool fragments;  // its slot was now but the placement found no nodes
     bool started = false;
   };
@@ -214,8 +214,10 @@ private:
       }
       const SimTime at = std::max(it->key, pass.now());
       const int freed = pass.job(it->job).demand.gpus;
-      if (profile_.back().first == at) profile_.back().second += freed;
-      else profile_.push_back({at, profile_.back().second + freed});
+      if (profile_.back().first == at)
+        profile_.back().second += freed;
+      else
+        profile_.push_back({at, profile_.back().second + freed});
       ++it;
     }
   }
@@ -251,10 +253,10 @@ private:
   std::set<Key> queue_;
   TrackedRunning<SimTime> running_;
   std::vector<std::pair<SimTime, int>> profile_;  // the kept plan: free GPUs with the reservations
-  std::vector<Planned> planned_;                   // the window's queued jobs, in queue order
-  bool kept_ = false;                              // profile_ and planned_ describe the future
-  std::size_t running_after_ = 0;                  // running jobs when the last pass ended
-  int started_by_walk_ = 0;                        // jobs follow_plan() started in this pass
+  std::vector<Planned> planned_;                  // the window's queued jobs, in queue order
+  bool kept_ = false;                             // profile_ and planned_ describe the future
+  std::size_t running_after_ = 0;                 // running jobs when the last pass ended
+  int started_by_walk_ = 0;                       // jobs follow_plan() started in this pass
 };
 
 }  // namespace

@@ -17,7 +17,7 @@
 namespace acmesim::policies {
 
 class DurationPredictor {
-public:
+ public:
   /// `fallback`: the prediction before anything has ended.
   explicit DurationPredictor(int history = 5, Duration fallback = seconds(3600))
       : history_{std::max(1, history)}, fallback_{fallback} {}
@@ -38,7 +38,7 @@ public:
     all_.add(runtime, history_);
   }
 
-private:
+ private:
   struct Window {
     std::vector<std::int64_t> last;  // ring of the last `history` durations, ms
     std::int64_t sum = 0;

@@ -21,7 +21,7 @@ namespace {
 /// Cost per pass: O(log q) per start; O(k) to find the shadow time, k = running jobs whose
 /// estimated end comes first; O(max_job_test) look-ahead, most of it answered by FitMemo.
 class EasyBackfill final : public Scheduler {
-public:
+ public:
   explicit EasyBackfill(const PolicyArgs& args)
       : estimate_{args},
         // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
@@ -59,7 +59,7 @@ public:
     }
   }
 
-private:
+ private:
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
     running_.add(pass, estimate_.end_of(pass, job), job);

@@ -24,7 +24,7 @@ namespace {
 /// Cost per pass: O(log u) per start (u = users with queued jobs); per recalculation O(a + u log u),
 /// a = jobs that ran since the last one.
 class FairShare final : public Scheduler {
-public:
+ public:
   explicit FairShare(const PolicyArgs& args)
       // Slurm defaults (slurm.conf): PriorityDecayHalfLife=7-0 (7 days), PriorityCalcPeriod=5 (minutes).
       : half_life_s_{args.number("half_life_s", 7.0 * 86400.0, Range::above(0),
@@ -58,7 +58,7 @@ public:
     if (!active_.empty() || !order_.empty()) pass.wake_at(next_recalc_);
   }
 
-private:
+ private:
   double scale(SimTime t) const { return std::exp2(to_seconds(t - *epoch_) / half_life_s_); }
 
   void push(const JobSpec& job) {
@@ -104,7 +104,7 @@ private:
   std::vector<double> usage_;  // by user, scaled by 2^(t/half_life)
   std::map<std::uint32_t, std::set<std::pair<SimTime, JobId>>> queues_;
   std::set<std::pair<double, std::uint32_t>> order_;  // users with queued jobs, by usage
-  std::map<JobId, std::int64_t> active_;  // started jobs -> GPU-ms charged so far
+  std::map<JobId, std::int64_t> active_;              // started jobs -> GPU-ms charged so far
 };
 
 }  // namespace

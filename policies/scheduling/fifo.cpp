@@ -9,7 +9,7 @@ namespace {
 /// `fifo`: first come, first served, strictly: the head of the queue blocks everyone behind it.
 /// Cost per pass: O(jobs started + 1) placement attempts.
 class Fifo final : public Scheduler {
-public:
+ public:
   void enqueue(const JobSpec& job) override { queue_.push_back(job.id); }
 
   void select(SchedulingPass& pass) override {
@@ -21,7 +21,7 @@ public:
     }
   }
 
-private:
+ private:
   std::deque<JobId> queue_;
 };
 

@@ -1,9 +1,9 @@
+#include <fmt/format.h>
+
 #include <queue>
 #include <set>
 #include <tuple>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "policies/factories.hpp"
 #include "policies/scheduling/queue_tools.hpp"
@@ -22,7 +22,7 @@ namespace {
 /// start. Tiresias' starvation knob (promotion after long waits) is not modelled.
 /// Cost per pass: O(log q) per start, O(log r) per demotion, O(v log r) per v victims.
 class Las final : public Scheduler {
-public:
+ public:
   explicit Las(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s mean preemption overhead; our default 60 s.
       : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
@@ -57,14 +57,16 @@ public:
     }
   }
 
-private:
+ private:
   // Victim order: lowest-priority queue first, then the latest start.
-  using Key = std::pair<int, std::int64_t>;  // (-queue, -attempt start ms)
+  using Key = std::pair<int, std::int64_t>;                    // (-queue, -attempt start ms)
   using Due = std::tuple<SimTime, JobId, std::uint32_t, int>;  // crossing, job, attempt, new queue
 
   int level(std::int64_t attained_gpu_ms) const {
     int l = 0;
-    while (l < static_cast<int>(thresholds_ms_.size()) && attained_gpu_ms >= thresholds_ms_[static_cast<std::size_t>(l)]) ++l;
+    while (l < static_cast<int>(thresholds_ms_.size()) &&
+           attained_gpu_ms >= thresholds_ms_[static_cast<std::size_t>(l)])
+      ++l;
     return l;
   }
   Key key(const SchedulingPass& pass, JobId job, int lvl) const {
@@ -79,7 +81,8 @@ private:
     const JobView s = pass.status(job);
     const std::int64_t attained = std::int64_t{spec.demand.gpus} * s.done.count();
     const std::int64_t to_go = thresholds_ms_[static_cast<std::size_t>(lvl)] - attained;
-    const SimTime at = s.attempt_started + s.attempt_overhead + Duration{(to_go + spec.demand.gpus - 1) / spec.demand.gpus};
+    const SimTime at =
+        s.attempt_started + s.attempt_overhead + Duration{(to_go + spec.demand.gpus - 1) / spec.demand.gpus};
     if (at >= s.attempt_started + s.attempt_overhead + (spec.runtime - s.done)) return;  // ends first
     due_.push({at, job, s.attempt, lvl + 1});
     pass.wake_at(std::max(at, pass.now() + Duration{1}));
@@ -95,7 +98,8 @@ private:
       running_.entries().insert({key(pass, job, lvl), job, attempt});
       if (lvl < static_cast<int>(thresholds_ms_.size())) {
         const JobSpec& spec = pass.job(job);
-        const std::int64_t to_go = thresholds_ms_[static_cast<std::size_t>(lvl)] - std::int64_t{spec.demand.gpus} * work_done(s, pass.now()).count();
+        const std::int64_t to_go = thresholds_ms_[static_cast<std::size_t>(lvl)] -
+                                   std::int64_t{spec.demand.gpus} * work_done(s, pass.now()).count();
         const SimTime next = pass.now() + Duration{(to_go + spec.demand.gpus - 1) / spec.demand.gpus};
         if (next < s.attempt_started + s.attempt_overhead + (spec.runtime - s.done)) {
           due_.push({next, job, attempt, lvl + 1});
@@ -112,8 +116,8 @@ private:
     const Cluster& cluster = pass.cluster();
     int freeable = cluster.idle_gpus();
     // Only strictly lower-priority queues.
-    const std::vector<JobId> victims = running_.victims_until(
-        pass, need.gpus, freeable, [&](const auto& e) { return -e.key.first <= head_level; });
+    const std::vector<JobId> victims =
+        running_.victims_until(pass, need.gpus, freeable, [&](const auto& e) { return -e.key.first <= head_level; });
     if (freeable < need.gpus) return false;
     for (JobId v : victims) {
       pass.preempt(v, Interruption{InterruptCause::Preempted, Duration::max(), overhead_, Duration{0}});

@@ -19,7 +19,7 @@ namespace {
 /// ends (the scheduler times that from the end it could not otherwise see, and uses nothing
 /// else of it). Cost per pass: O(log q) per start and per job learned, q = queued jobs.
 class Qssf final : public Scheduler {
-public:
+ public:
   explicit Qssf(const PolicyArgs& args)
       : predictor_{args.whole("history", 5, Range::at_least(1), "a user's last ended jobs the prediction averages"),
                    // our model, not from the paper: one hour until any job has ended
@@ -37,7 +37,7 @@ public:
     });
   }
 
-private:
+ private:
   void insert(const JobSpec& job, Duration done) {
     const Duration left = std::max(Duration{0}, predictor_.predict(job) - done);
     const auto service = static_cast<double>(job.demand.gpus) * static_cast<double>(left.count());

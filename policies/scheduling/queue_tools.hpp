@@ -17,7 +17,7 @@ namespace acmesim::policies {
 /// failed demands, stays tiny in practice (demands are few distinct shapes); it is capped.
 /// Only valid while the cluster does not gain resources: clear() after any preemption.
 class FitMemo {
-public:
+ public:
   bool known_not_to_fit(const Demand& d) const {
     for (const Demand& f : failed_) {
       if (d.nodes >= f.nodes && d.gpus_per_node_max() >= f.gpus_per_node_max() &&
@@ -42,7 +42,7 @@ public:
     return where;
   }
 
-private:
+ private:
   static constexpr std::size_t kMax = 16;  // our choice: bounds the memo's own cost per check
   std::vector<Demand> failed_;
 };
@@ -69,7 +69,7 @@ void start_in_order(SchedulingPass& pass, Queue& queue, OnStart started) {
 /// and erase, amortized O(1) per job for the sweeps.
 template <class Key>
 class TrackedRunning {
-public:
+ public:
   struct Entry {
     Key key;
     JobId job;
@@ -114,7 +114,7 @@ public:
     return victims;
   }
 
-private:
+ private:
   Set entries_;
 };
 

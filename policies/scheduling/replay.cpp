@@ -15,7 +15,7 @@ namespace {
 /// Jobs without a recorded start (never ran) start at submission.
 /// Cost per pass: O(log n) per job started, where n is the number of submitted, unstarted jobs.
 class Replay final : public Scheduler {
-public:
+ public:
   void enqueue(const JobSpec& job) override { due_.push(Due{job.recorded_start.value_or(job.submitted), job.id}); }
 
   void select(SchedulingPass& pass) override {
@@ -38,7 +38,7 @@ public:
     if (!due_.empty()) pass.wake_at(due_.top().at);
   }
 
-private:
+ private:
   struct Due {
     SimTime at;
     JobId job;

@@ -15,7 +15,7 @@
 namespace acmesim::policies {
 
 class RuntimeEstimate {
-public:
+ public:
   explicit RuntimeEstimate(const PolicyArgs& args) {
     const std::string mode = args.word("estimate", "exact", {"exact", "factor", "type_limit"},
                                        "what a job's runtime estimate is (see docs/policies.md)");
@@ -29,17 +29,23 @@ public:
                                                       "estimate in seconds per job type (estimate: type_limit)")) {
       for (const auto& [type, limit_s] : *limits) limits_[static_cast<std::size_t>(type)] = from_seconds(limit_s);
     }
-    if (mode == "exact") mode_ = Mode::Exact;
-    else if (mode == "factor") mode_ = Mode::Factor;
-    else mode_ = Mode::TypeLimit;
+    if (mode == "exact")
+      mode_ = Mode::Exact;
+    else if (mode == "factor")
+      mode_ = Mode::Factor;
+    else
+      mode_ = Mode::TypeLimit;
   }
 
   /// The job's whole estimated runtime.
   Duration of(const JobSpec& job) const {
     switch (mode_) {
-      case Mode::Exact: return job.runtime;
-      case Mode::Factor: return Duration{static_cast<std::int64_t>(static_cast<double>(job.runtime.count()) * factor_)};
-      case Mode::TypeLimit: return limits_[static_cast<std::size_t>(job.type)];
+      case Mode::Exact:
+        return job.runtime;
+      case Mode::Factor:
+        return Duration{static_cast<std::int64_t>(static_cast<double>(job.runtime.count()) * factor_)};
+      case Mode::TypeLimit:
+        return limits_[static_cast<std::size_t>(job.type)];
     }
     return job.runtime;
   }
@@ -51,7 +57,7 @@ public:
     return std::max(s.attempt_started + s.attempt_overhead + left, pass.now() + seconds(1));
   }
 
-private:
+ private:
   enum class Mode { Exact, Factor, TypeLimit };
   Mode mode_ = Mode::Exact;
   double factor_ = 2.0;

@@ -14,7 +14,7 @@ namespace {
 /// Cost per pass: O(log q) per job started plus one placement attempt for the blocked head,
 /// q = queued jobs (an ordered set).
 class Sjf final : public Scheduler {
-public:
+ public:
   void enqueue(const JobSpec& job) override { queue_.insert({job.runtime, job.submitted, job.id}); }
   void requeue(const JobSpec& job, const JobView& status) override {
     queue_.insert({job.runtime - status.done, job.submitted, job.id});
@@ -24,7 +24,7 @@ public:
     start_in_order(pass, queue_, [](JobId) {});
   }
 
-private:
+ private:
   std::set<std::tuple<Duration, SimTime, JobId>> queue_;
 };
 

@@ -16,7 +16,7 @@ namespace {
 /// Cost per pass: O(log q) per start, O(v log r) for v victims examined (at most kMaxWalk)
 /// among r running jobs, plus one placement attempt per preemption.
 class Srtf final : public Scheduler {
-public:
+ public:
   explicit Srtf(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s average preemption overhead (as quoted in [Lucid]'s
       // docstring); we estimate 1-2 min to reload a 7B checkpoint [Acme §6.1; est]. Our default: 60 s.
@@ -39,7 +39,7 @@ public:
     }
   }
 
-private:
+ private:
   /// Preempts longer-remaining GPU jobs until `head` fits; false if they cannot free enough GPUs.
   bool preempt_for(SchedulingPass& pass, JobId head, Duration head_remaining) {
     const Demand& need = pass.job(head).demand;

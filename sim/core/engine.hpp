@@ -2,13 +2,13 @@
 /// The event loop's clock and queue, as a value: no globals, so two simulations can live in one
 /// process (tests, `compare` sweeps). Generic over the event set `Body` (a std::variant, see
 /// event_queue.hpp); it knows nothing about jobs or GPUs.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
-
-#include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 #include "sim/core/event_queue.hpp"
@@ -18,7 +18,7 @@ namespace acmesim {
 
 template <class Body>
 class Engine {
-public:
+ public:
   using Event = BasicEvent<Body>;
 
   SimTime now() const { return now_; }
@@ -28,8 +28,8 @@ public:
     if (at < now_) {
       throw SimulationError(fmt::format("event scheduled into the past, at t={:.3f}s {}", to_seconds(at), where()));
     }
-    const auto phase = std::visit(
-        [](const auto& e) { return static_cast<std::uint8_t>(std::decay_t<decltype(e)>::phase); }, body);
+    const auto phase =
+        std::visit([](const auto& e) { return static_cast<std::uint8_t>(std::decay_t<decltype(e)>::phase); }, body);
     queue_.push(Event{at, phase, next_seq_++, std::move(body)});
   }
 
@@ -52,7 +52,7 @@ public:
   /// "-- at t=12.345s, event #42": appended to SimulationError messages.
   std::string where() const { return fmt::format("-- at t={:.3f}s, event #{}", to_seconds(now_), processed_); }
 
-private:
+ private:
   EventQueue<Body> queue_;
   SimTime now_{};
   std::uint64_t next_seq_ = 0;

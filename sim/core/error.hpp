@@ -1,23 +1,23 @@
 #pragma once
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 namespace acmesim {
 
 /// Bad input: a scenario, trace or command line the user can fix. The message names the
 /// place (file:line[:col]), the field, what was expected and what was found. Exit code 2.
 class InputError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
 /// A broken invariant while simulating: a bug in acmesim or in a policy, never the user's
 /// input. The message ends with "-- at t=..., event #...". Exit code 3.
 class SimulationError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -30,8 +30,8 @@ inline InputError input_error(std::string_view place, std::string_view field, st
                               std::string_view found) {
   constexpr std::size_t kMaxFound = 120;
   const bool cut = found.size() > kMaxFound;
-  return InputError(fmt::format("{}: {}: expected {}, found '{}{}'", place, field, expected,
-                                found.substr(0, kMaxFound), cut ? "..." : ""));
+  return InputError(fmt::format("{}: {}: expected {}, found '{}{}'", place, field, expected, found.substr(0, kMaxFound),
+                                cut ? "..." : ""));
 }
 
 /// "file:line:column" (1-based), or "file" when the position is unknown (line < 1).

@@ -41,7 +41,7 @@ constexpr bool runs_before(const BasicEvent<Body>& a, const BasicEvent<Body>& b)
 
 template <class Body>
 class EventQueue {
-public:
+ public:
   using Event = BasicEvent<Body>;
   void push(Event event) {
     heap_.push_back(std::move(event));
@@ -58,7 +58,7 @@ public:
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
 
-private:
+ private:
   // std heap algorithms keep the *largest* element on top, so order by "runs later".
   static bool later(const Event& a, const Event& b) { return runs_before(b, a); }
   std::vector<Event> heap_;

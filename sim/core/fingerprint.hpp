@@ -1,15 +1,15 @@
 #pragma once
 /// Running FNV-1a (64-bit) over the processed events of a run: a change in event order or
 /// timing changes it before any metric moves (OMNeT++ fingerprints [Design fingerprint]).
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace acmesim {
 
 class Fingerprint {
-public:
+ public:
   void add(std::uint64_t word) {
     for (int byte = 0; byte < 8; ++byte) {
       hash_ ^= (word >> (8 * byte)) & 0xffU;
@@ -19,7 +19,7 @@ public:
   std::uint64_t value() const { return hash_; }
   std::string hex() const { return fmt::format("{:016x}", hash_); }
 
-private:
+ private:
   static constexpr std::uint64_t kOffset = 14695981039346656037ULL;
   static constexpr std::uint64_t kPrime = 1099511628211ULL;
   std::uint64_t hash_ = kOffset;

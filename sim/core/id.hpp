@@ -9,13 +9,13 @@ namespace acmesim {
 
 template <class Tag, class Rep = std::uint32_t>
 class Id {
-public:
+ public:
   using rep = Rep;
   constexpr explicit Id(Rep value) : value_{value} {}
   constexpr Rep value() const { return value_; }
   friend constexpr auto operator<=>(const Id&, const Id&) = default;
 
-private:
+ private:
   Rep value_;
 };
 

@@ -26,14 +26,14 @@ constexpr std::uint64_t fnv1a(std::string_view text) {
 }
 
 class Rng {
-public:
+ public:
   using result_type = std::mt19937_64::result_type;
   Rng(std::uint64_t seed, std::string_view purpose) : engine_{splitmix64(seed ^ fnv1a(purpose))} {}
   static constexpr result_type min() { return std::mt19937_64::min(); }
   static constexpr result_type max() { return std::mt19937_64::max(); }
   result_type operator()() { return engine_(); }
 
-private:
+ private:
   std::mt19937_64 engine_;
 };
 

@@ -1,10 +1,10 @@
 #include "sim/metrics/failure_breakdown.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 
@@ -15,18 +15,24 @@ void FailureBreakdown::add(FailureReason reason, std::int64_t gpu_ms_of_attempt)
   gpu_ms[static_cast<std::size_t>(reason)] += gpu_ms_of_attempt;
 }
 
-std::uint64_t FailureBreakdown::total_count() const { return std::accumulate(count.begin(), count.end(), std::uint64_t{0}); }
-std::int64_t FailureBreakdown::total_gpu_ms() const { return std::accumulate(gpu_ms.begin(), gpu_ms.end(), std::int64_t{0}); }
+std::uint64_t FailureBreakdown::total_count() const {
+  return std::accumulate(count.begin(), count.end(), std::uint64_t{0});
+}
+std::int64_t FailureBreakdown::total_gpu_ms() const {
+  return std::accumulate(gpu_ms.begin(), gpu_ms.end(), std::int64_t{0});
+}
 
 std::uint64_t FailureBreakdown::category_count(FailureCategory c) const {
   std::uint64_t n = 0;
-  for (std::size_t r = 0; r < kFailureReasonCount; ++r) n += category(static_cast<FailureReason>(r)) == c ? count[r] : 0;
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r)
+    n += category(static_cast<FailureReason>(r)) == c ? count[r] : 0;
   return n;
 }
 
 std::int64_t FailureBreakdown::category_gpu_ms(FailureCategory c) const {
   std::int64_t n = 0;
-  for (std::size_t r = 0; r < kFailureReasonCount; ++r) n += category(static_cast<FailureReason>(r)) == c ? gpu_ms[r] : 0;
+  for (std::size_t r = 0; r < kFailureReasonCount; ++r)
+    n += category(static_cast<FailureReason>(r)) == c ? gpu_ms[r] : 0;
   return n;
 }
 
@@ -70,15 +76,17 @@ std::string format_failure_breakdown(const FailureBreakdown& b) {
     for (std::size_t r = 0; r < kFailureReasonCount; ++r) {
       if (b.count[r] > 0 && category(static_cast<FailureReason>(r)) == c) reasons.push_back(r);
     }
-    std::stable_sort(reasons.begin(), reasons.end(), [&](std::size_t x, std::size_t y) { return b.gpu_ms[x] > b.gpu_ms[y]; });
+    std::stable_sort(reasons.begin(), reasons.end(),
+                     [&](std::size_t x, std::size_t y) { return b.gpu_ms[x] > b.gpu_ms[y]; });
     for (const std::size_t r : reasons) {
       out += fmt::format("{:<16} {:<20} {:>8} {:>7.2f}% {:>13.1f} {:>9.2f}%\n", "", name(static_cast<FailureReason>(r)),
                          b.count[r], pct(static_cast<double>(b.count[r]), total_n),
                          static_cast<double>(b.gpu_ms[r]) / 3.6e6, pct(static_cast<double>(b.gpu_ms[r]), total_g));
     }
   }
-  out += fmt::format("{:<16} {:<20} {:>8} {:>7.2f}% {:>13.1f} {:>9.2f}%   ({} jobs read)\n", "total", "", b.total_count(),
-                     total_n > 0 ? 100.0 : 0.0, total_g / 3.6e6, total_g > 0 ? 100.0 : 0.0, b.jobs_read);
+  out +=
+      fmt::format("{:<16} {:<20} {:>8} {:>7.2f}% {:>13.1f} {:>9.2f}%   ({} jobs read)\n", "total", "", b.total_count(),
+                  total_n > 0 ? 100.0 : 0.0, total_g / 3.6e6, total_g > 0 ? 100.0 : 0.0, b.jobs_read);
   return out;
 }
 

@@ -23,13 +23,13 @@ Quantiles quantiles(std::vector<std::int64_t> ms);
 struct GroupStats {
   std::uint64_t jobs = 0;  // jobs that ran
   std::uint64_t gpu_jobs = 0;
-  Quantiles queue;  // start - submit
-  Quantiles jct;    // end - submit
+  Quantiles queue;                                               // start - submit
+  Quantiles jct;                                                 // end - submit
   std::array<std::int64_t, kFinalStateCount> gpu_ms_by_state{};  // GPU time held, by final state
   std::uint64_t preemptions = 0;
   std::uint64_t failures = 0;
-  std::int64_t lost_gpu_ms = 0;      // work done, not kept, redone
-  std::int64_t overhead_gpu_ms = 0;  // restart overheads
+  std::int64_t lost_gpu_ms = 0;        // work done, not kept, redone
+  std::int64_t overhead_gpu_ms = 0;    // restart overheads
   std::int64_t checkpoint_gpu_ms = 0;  // checkpoint stalls
   std::uint64_t manual_interventions = 0;
   std::uint64_t jobs_with_failures = 0;

@@ -46,8 +46,8 @@ std::optional<std::string> Cluster::never_fits(const Demand& d) const {
       return fmt::format("it asks for {} GPU nodes; the cluster has {}", d.nodes, spec_.gpu_nodes);
     }
     if (d.gpus_per_node_max() > spec_.gpus_per_node) {
-      return fmt::format("it asks for {} GPUs on one node ({} GPUs on {} nodes); a node has {}",
-                         d.gpus_per_node_max(), d.gpus, d.nodes, spec_.gpus_per_node);
+      return fmt::format("it asks for {} GPUs on one node ({} GPUs on {} nodes); a node has {}", d.gpus_per_node_max(),
+                         d.gpus, d.nodes, spec_.gpus_per_node);
     }
   }
   if (cpus_modelled() && d.cpus_per_node_max() > spec_.cpus_per_node) {

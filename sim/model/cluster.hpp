@@ -13,14 +13,13 @@
 /// Measured (bench/placement_bench.cpp, 286 x 8 GPUs): take + give_back costs about 200-280 ns per
 /// node touched, at 60 % and 95 % occupancy alike; a placement's choice adds at most ~120 ns for a
 /// one-node job.
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/container/small_vector.hpp>
 
 #include "sim/core/id.hpp"
 #include "sim/model/job.hpp"
@@ -56,7 +55,7 @@ struct Node {
 enum class NodeKind : std::uint8_t { Gpu, CpuOnly };
 
 class Cluster {
-public:
+ public:
   using CpuIndex = std::set<std::pair<int, NodeId>>;
 
   explicit Cluster(const ClusterSpec& spec);
@@ -90,7 +89,7 @@ public:
   /// Marks a node up or down; a down node is in no index and fits nothing.
   void set_up(NodeId id, bool up);
 
-private:
+ private:
   void unindex(NodeId id);
   void index(NodeId id);
 

@@ -3,14 +3,37 @@
 namespace acmesim {
 
 namespace {
-constexpr std::array<std::string_view, kFailureReasonCount> kReasonNames{
-    "None",           "NVLinkError",      "CUDAError",         "NodeFailure",         "ECCError",
-    "NetworkError",   "ConnectionError",  "S3StorageError",    "NCCLTimeoutError",    "NCCLRemoteError",
-    "DataloaderKilled", "AttributeError", "OutOfMemoryError",  "RuntimeError",        "AssertionError",
-    "ValueError",     "ZeroDivisionError", "ModelLoadingError", "DatasetLoadingError", "FileNotFoundError",
-    "OSError",        "TypeError",        "NameError",         "PermissionError",     "ImportError",
-    "KeyError",       "SyntaxError",      "ArgumentError",     "CalledProcessError",  "IndexError",
-    "Unknown"};
+constexpr std::array<std::string_view, kFailureReasonCount> kReasonNames{"None",
+                                                                         "NVLinkError",
+                                                                         "CUDAError",
+                                                                         "NodeFailure",
+                                                                         "ECCError",
+                                                                         "NetworkError",
+                                                                         "ConnectionError",
+                                                                         "S3StorageError",
+                                                                         "NCCLTimeoutError",
+                                                                         "NCCLRemoteError",
+                                                                         "DataloaderKilled",
+                                                                         "AttributeError",
+                                                                         "OutOfMemoryError",
+                                                                         "RuntimeError",
+                                                                         "AssertionError",
+                                                                         "ValueError",
+                                                                         "ZeroDivisionError",
+                                                                         "ModelLoadingError",
+                                                                         "DatasetLoadingError",
+                                                                         "FileNotFoundError",
+                                                                         "OSError",
+                                                                         "TypeError",
+                                                                         "NameError",
+                                                                         "PermissionError",
+                                                                         "ImportError",
+                                                                         "KeyError",
+                                                                         "SyntaxError",
+                                                                         "ArgumentError",
+                                                                         "CalledProcessError",
+                                                                         "IndexError",
+                                                                         "Unknown"};
 constexpr std::array<std::string_view, kFailureCategoryCount> kCategoryNames{"Infrastructure", "Framework", "Script",
                                                                              "Unknown"};
 }  // namespace

@@ -2,12 +2,11 @@
 /// Jobs: the immutable spec read from a trace, and the mutable status the simulation owns.
 /// Both live in vectors indexed by JobId [Design ids].
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <boost/container/small_vector.hpp>
 
 #include "sim/core/id.hpp"
 #include "sim/core/time.hpp"
@@ -18,8 +17,8 @@ namespace acmesim {
 /// Workload types as AcmeTrace labels them [AcmeTrace README].
 enum class JobType : std::uint8_t { Pretrain, Eval, Sft, Mllm, Debug, Other };
 inline constexpr std::size_t kJobTypeCount = 6;
-inline constexpr std::array<JobType, kJobTypeCount> kJobTypes{JobType::Pretrain, JobType::Eval, JobType::Sft,
-                                                               JobType::Mllm,     JobType::Debug, JobType::Other};
+inline constexpr std::array<JobType, kJobTypeCount> kJobTypes{JobType::Pretrain, JobType::Eval,  JobType::Sft,
+                                                              JobType::Mllm,     JobType::Debug, JobType::Other};
 
 /// Final states of AcmeTrace [AcmeTrace README]: TIMEOUT and NODE_FAIL count as failed in
 /// the paper's statistics.
@@ -81,12 +80,12 @@ struct FailureRecord {
 /// an interruption keeps only the progress its cause allows (a checkpoint, say).
 struct JobStatus {
   JobPhase phase = JobPhase::Pending;
-  std::uint32_t attempt = 0;  // number of starts; a JobEnded of an older attempt is stale
+  std::uint32_t attempt = 0;       // number of starts; a JobEnded of an older attempt is stale
   std::optional<SimTime> started;  // first start
   std::optional<SimTime> ended;
   FinalState state = FinalState::Completed;
-  Duration work{};                                   // work to do, set at submission by the outcome model
-  FailureReason end_reason = FailureReason::None;    // why it ended failed, if it did and it is known
+  Duration work{};                                 // work to do, set at submission by the outcome model
+  FailureReason end_reason = FailureReason::None;  // why it ended failed, if it did and it is known
 
   SimTime attempt_started{};    // start of the current (or last) attempt
   Duration attempt_overhead{};  // restart overhead paid at the start of the current attempt
@@ -97,12 +96,12 @@ struct JobStatus {
   std::uint16_t switch_groups = 0;  // most leaf-switch groups one attempt spanned (0: not modelled)
   std::uint32_t preemptions = 0;
   std::uint32_t failures = 0;
-  std::int64_t held_gpu_ms = 0;      // GPU time held over all attempts (what the cluster lent)
-  std::int64_t lost_gpu_ms = 0;      // GPU time of work done but not kept, redone later
-  std::int64_t overhead_gpu_ms = 0;  // GPU time spent in restart overheads
-  std::int64_t checkpoint_gpu_ms = 0;  // GPU time stalled by checkpoints (sync save or async copy)
-  Duration recovery_wait{};            // time spent out of the queue recovering from failures
-  std::uint32_t manual_interventions = 0;  // failures a person had to handle
+  std::int64_t held_gpu_ms = 0;                      // GPU time held over all attempts (what the cluster lent)
+  std::int64_t lost_gpu_ms = 0;                      // GPU time of work done but not kept, redone later
+  std::int64_t overhead_gpu_ms = 0;                  // GPU time spent in restart overheads
+  std::int64_t checkpoint_gpu_ms = 0;                // GPU time stalled by checkpoints (sync save or async copy)
+  Duration recovery_wait{};                          // time spent out of the queue recovering from failures
+  std::uint32_t manual_interventions = 0;            // failures a person had to handle
   FailureReason last_failure = FailureReason::None;  // cause of the restart overhead now being paid
   boost::container::small_vector<FailureRecord, 1> failure_log;  // in order; the last may be the end
 };

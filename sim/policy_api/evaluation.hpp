@@ -9,7 +9,7 @@
 namespace acmesim {
 
 class EvaluationPolicy {
-public:
+ public:
   virtual ~EvaluationPolicy() = default;
   virtual EvalPlan plan(const EvalRequest& request, const EvalResources& resources) const = 0;
 };

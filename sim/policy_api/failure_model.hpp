@@ -23,7 +23,7 @@ struct NodeEvent {
 };
 
 class FailureModel {
-public:
+ public:
   virtual ~FailureModel() = default;
   /// Called once before the run: the cluster it fails and the time of the first submission.
   virtual void start(const ClusterSpec& cluster, SimTime first) = 0;

@@ -13,7 +13,7 @@
 namespace acmesim {
 
 class HookContext {
-public:
+ public:
   virtual ~HookContext() = default;
   virtual SimTime now() const = 0;
   /// Creates a job and submits it now. The simulation sets `id` and `submitted`; the returned
@@ -24,7 +24,7 @@ public:
 };
 
 class JobHook {
-public:
+ public:
   virtual ~JobHook() = default;
   /// Once, before the first event; now() is the first trace submission.
   virtual void on_run_start(HookContext&) {}

@@ -14,12 +14,12 @@ namespace acmesim {
 
 struct JobOutcome {
   FinalState state = FinalState::Completed;
-  Duration work{};                              // running time needed (<= what the job would run)
+  Duration work{};                             // running time needed (<= what the job would run)
   FailureReason reason = FailureReason::None;  // why it failed, when state is a failed one
 };
 
 class OutcomeModel {
-public:
+ public:
   virtual ~OutcomeModel() = default;
   /// Called once before the run with every job of the trace (a model may calibrate on it).
   virtual void prepare(const std::vector<JobSpec>& jobs) { (void)jobs; }

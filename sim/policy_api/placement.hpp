@@ -7,7 +7,7 @@
 namespace acmesim {
 
 class Placement {
-public:
+ public:
   virtual ~Placement() = default;
   /// Resources for `demand` on up nodes with room, or nullopt if it does not fit now.
   /// Contract: a GPU job gets exactly `demand.nodes` distinct GPU nodes, node i holding

@@ -21,7 +21,8 @@ struct Policies {
 /// failures, `none` recovery): the core simulator, whose results the fault slots leave alone.
 inline Policies core_policies(const Catalog& catalog, std::unique_ptr<Scheduler> scheduler,
                               std::unique_ptr<Placement> placement) {
-  return Policies{std::move(scheduler), std::move(placement), catalog.outcomes.make(PolicyArgs::named("outcomes", "trace")),
+  return Policies{std::move(scheduler), std::move(placement),
+                  catalog.outcomes.make(PolicyArgs::named("outcomes", "trace")),
                   catalog.failures.make(PolicyArgs::named("failures", "none")),
                   catalog.recoveries.make(PolicyArgs::named("recovery", "none"))};
 }

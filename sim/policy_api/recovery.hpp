@@ -23,7 +23,7 @@ struct FailureContext {
 };
 
 class RecoveryPolicy {
-public:
+ public:
   virtual ~RecoveryPolicy() = default;
   /// True if the policy checkpoints and restarts `job` (typically pretraining jobs).
   virtual bool covers(const JobSpec& job) const = 0;

@@ -1,13 +1,13 @@
 #pragma once
 /// Name -> factory tables, one per policy slot. The catalog is a value built by
 /// policies/catalog.cpp and passed in: no self-registration, no globals [Design catalog].
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 #include "sim/policy_api/policy_args.hpp"
@@ -16,7 +16,7 @@ namespace acmesim {
 
 template <class Interface>
 class Registry {
-public:
+ public:
   using Factory = std::function<std::unique_ptr<Interface>(const PolicyArgs&)>;
   struct Entry {
     std::string name;
@@ -67,7 +67,7 @@ public:
   const std::string& slot() const { return slot_; }
   const std::vector<Entry>& entries() const { return entries_; }
 
-private:
+ private:
   std::string slot_;
   std::vector<Entry> entries_;
 };

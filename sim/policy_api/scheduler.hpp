@@ -48,7 +48,7 @@ inline Duration work_done(const JobView& job, SimTime now) {
 
 /// What a scheduler sees and may do during one pass. Lives only during select().
 class SchedulingPass {
-public:
+ public:
   virtual ~SchedulingPass() = default;
   virtual SimTime now() const = 0;
   virtual const Cluster& cluster() const = 0;
@@ -72,7 +72,7 @@ public:
 };
 
 class Scheduler {
-public:
+ public:
   virtual ~Scheduler() = default;
   /// `job` wants resources: newly submitted (it is known to fit an empty cluster).
   virtual void enqueue(const JobSpec& job) = 0;

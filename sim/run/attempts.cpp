@@ -1,8 +1,8 @@
 #include "sim/run/attempts.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "sim/core/error.hpp"
 
@@ -53,18 +53,18 @@ void Attempts::check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms
       const std::int64_t useful = std::int64_t{spec.demand.gpus} * s.work.count();
       if (s.attempt < 1 || s.done + last != s.work || last > wall - last_overhead ||
           s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms + s.checkpoint_gpu_ms) {
-        throw SimulationError(fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
-                                          "{} ms in the last attempt, work {} ms",
-                                          spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(),
-                                          s.work.count()));
+        throw SimulationError(
+            fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
+                        "{} ms in the last attempt, work {} ms",
+                        spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(), s.work.count()));
       }
     } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending || s.phase == JobPhase::Waiting) {
       throw SimulationError(fmt::format("job {} (line {}) never ended", spec.trace_id, spec.source_line));
     }
   }
   if (held != lent_gpu_ms) {
-    throw SimulationError(fmt::format("GPU time does not add up: jobs held {} GPU-ms, the cluster lent {} GPU-ms",
-                                      held, lent_gpu_ms));
+    throw SimulationError(
+        fmt::format("GPU time does not add up: jobs held {} GPU-ms, the cluster lent {} GPU-ms", held, lent_gpu_ms));
   }
 }
 

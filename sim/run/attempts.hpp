@@ -22,7 +22,7 @@ struct ClosedAttempt {
 };
 
 class Attempts {
-public:
+ public:
   explicit Attempts(std::size_t jobs) : plans_(jobs) {}
 
   void add_job() { plans_.emplace_back(); }
@@ -47,7 +47,7 @@ public:
   /// and the jobs held `lent_gpu_ms` in all.
   static void check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms);
 
-private:
+ private:
   std::vector<CheckpointPlan> plans_;  // by JobId; set at submission for jobs recovery covers
 };
 

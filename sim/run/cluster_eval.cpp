@@ -1,8 +1,8 @@
 #include "sim/run/cluster_eval.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "sim/core/error.hpp"
 

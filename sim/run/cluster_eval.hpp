@@ -47,18 +47,18 @@ struct ClusterEvalConfig {
 };
 
 struct CheckpointRecord {
-  JobId source{0};       // the pretraining job
-  SimTime written{};     // checkpoint time
+  JobId source{0};    // the pretraining job
+  SimTime written{};  // checkpoint time
   std::uint32_t trials = 0;
-  SimTime first_start{}; // first trial started
-  SimTime done{};        // last metric computed
+  SimTime first_start{};  // first trial started
+  SimTime done{};         // last metric computed
   std::int64_t gpu_ms = 0;
   bool complete = false;
   Duration latency() const { return done - written; }
 };
 
 class ClusterEvaluation final : public JobHook {
-public:
+ public:
   explicit ClusterEvaluation(ClusterEvalConfig config);
 
   void on_run_start(HookContext& ctx) override;
@@ -70,15 +70,15 @@ public:
   /// GPU time of every evaluation trial spawned (all ran to completion at the end of a run).
   std::int64_t eval_gpu_ms() const;
 
-private:
+ private:
   struct Trial {
     std::uint32_t checkpoint;
     std::uint32_t index;  // in the plan
   };
   struct Request {
     EvalPlan plan;
-    EvalResult idle;                      // the evaluation model's run, for offsets
-    std::vector<SimTime> trial_start;     // in the cluster, by plan index
+    EvalResult idle;                   // the evaluation model's run, for offsets
+    std::vector<SimTime> trial_start;  // in the cluster, by plan index
     std::uint32_t started = 0;
     std::uint32_t ended = 0;
   };
@@ -100,10 +100,10 @@ private:
   void finish(std::uint32_t checkpoint);
 
   ClusterEvalConfig config_;
-  std::vector<Due> dues_;                      // by token
-  std::vector<PretrainState> pretrain_;        // by job id (grown on demand)
-  std::vector<std::optional<Trial>> trials_;   // by job id (grown on demand)
-  std::vector<Request> requests_;              // by checkpoint index
+  std::vector<Due> dues_;                     // by token
+  std::vector<PretrainState> pretrain_;       // by job id (grown on demand)
+  std::vector<std::optional<Trial>> trials_;  // by job id (grown on demand)
+  std::vector<Request> requests_;             // by checkpoint index
   std::vector<CheckpointRecord> checkpoints_;
 };
 

@@ -15,10 +15,9 @@
 namespace acmesim {
 
 class JobTable {
-public:
+ public:
   /// `trace_jobs` must outlive the table (runs share one trace without copying it).
-  explicit JobTable(const std::vector<JobSpec>& trace_jobs)
-      : trace_jobs_{trace_jobs}, statuses_(trace_jobs.size()) {
+  explicit JobTable(const std::vector<JobSpec>& trace_jobs) : trace_jobs_{trace_jobs}, statuses_(trace_jobs.size()) {
     counts_[index(JobPhase::Pending)] = trace_jobs.size();
   }
 
@@ -55,7 +54,7 @@ public:
   std::vector<JobStatus> take_statuses() { return std::move(statuses_); }
   std::vector<JobSpec> spawned() const { return {spawned_.begin(), spawned_.end()}; }
 
-private:
+ private:
   static std::size_t index(JobPhase phase) { return static_cast<std::size_t>(phase); }
 
   const std::vector<JobSpec>& trace_jobs_;

@@ -1,7 +1,6 @@
 #include "sim/run/recorder.hpp"
 
 #include <algorithm>
-
 #include <boost/container/small_vector.hpp>
 
 namespace acmesim {

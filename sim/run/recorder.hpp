@@ -16,7 +16,7 @@
 namespace acmesim {
 
 class Recorder {
-public:
+ public:
   explicit Recorder(const ClusterSpec& cluster) : nodes_per_switch_{cluster.nodes_per_switch} {
     result_.gpu_nodes = cluster.gpu_nodes;
   }
@@ -74,7 +74,7 @@ public:
   /// The recordings, closed at the last end; the caller adds the jobs and the engine's figures.
   RunResult finish() &&;
 
-private:
+ private:
   void account_down(SimTime now) {
     result_.down_node_ms += std::int64_t{down_nodes_} * (now - down_since_).count();
     down_since_ = now;

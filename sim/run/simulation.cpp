@@ -1,8 +1,8 @@
 #include "sim/run/simulation.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "sim/core/error.hpp"
 
@@ -11,15 +11,15 @@ namespace acmesim {
 namespace {
 
 JobView view_of(const JobStatus& s) {
-  return JobView{s.phase,           s.attempt,     s.started,     s.attempt_started, s.attempt_overhead,
-                 s.done,            s.held_gpu_ms, s.preemptions, s.failures};
+  return JobView{s.phase, s.attempt,     s.started,     s.attempt_started, s.attempt_overhead,
+                 s.done,  s.held_gpu_ms, s.preemptions, s.failures};
 }
 
 }  // namespace
 
 /// The scheduler's window on the simulation during one pass.
 class Simulation::Pass final : public SchedulingPass {
-public:
+ public:
   explicit Pass(Simulation& sim) : sim_{sim} {}
   SimTime now() const override { return sim_.engine_.now(); }
   const Cluster& cluster() const override { return sim_.cluster_; }
@@ -44,13 +44,13 @@ public:
   }
   void report_conflict(JobId id, SimTime wanted) override { sim_.recorder_.conflict(id, wanted); }
 
-private:
+ private:
   Simulation& sim_;
 };
 
 /// What a JobHook may do: spawn jobs (ids after the trace's) and ask for a call back.
 class Simulation::Hooks final : public HookContext {
-public:
+ public:
   explicit Hooks(Simulation& sim) : sim_{sim} {}
   SimTime now() const override { return std::max(sim_.engine_.now(), sim_.recorder_.first_submit()); }
   JobId spawn(JobSpec spec) override {
@@ -64,13 +64,12 @@ public:
   }
   void call_at(SimTime at, std::uint64_t token) override {
     if (at < now()) {
-      throw SimulationError(
-          fmt::format("a job hook asked for a call back in the past, at t={:.3f}s", to_seconds(at)));
+      throw SimulationError(fmt::format("a job hook asked for a call back in the past, at t={:.3f}s", to_seconds(at)));
     }
     sim_.engine_.schedule(at, HookDue{token});
   }
 
-private:
+ private:
   Simulation& sim_;
 };
 
@@ -144,8 +143,8 @@ void Simulation::report_progress(std::chrono::steady_clock::time_point wall_star
   last_progress_ = now;
   const double done =
       jobs_.size() == 0 ? 1.0 : static_cast<double>(jobs_.settled()) / static_cast<double>(jobs_.size());
-  options_.on_progress(Progress{done, engine_.now(), engine_.processed(),
-                                std::chrono::duration<double>(now - wall_start).count()});
+  options_.on_progress(
+      Progress{done, engine_.now(), engine_.processed(), std::chrono::duration<double>(now - wall_start).count()});
 }
 
 void Simulation::on(const HookDue& e) {
@@ -236,8 +235,8 @@ void Simulation::interrupt(JobId id, const Interruption& how) {
   const JobSpec& spec = jobs_.spec(id);
   JobStatus& status = jobs_.status(id);
   if (status.phase != JobPhase::Running) {
-    throw SimulationError(fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id,
-                                      spec.source_line));
+    throw SimulationError(
+        fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id, spec.source_line));
   }
   const std::int64_t attempt_gpu_ms = std::int64_t{spec.demand.gpus} * (engine_.now() - status.attempt_started).count();
   const Duration progress = close_attempt(id).work;
@@ -281,8 +280,8 @@ void Simulation::start(JobId id, const Allocation& where) {
   const JobSpec& spec = jobs_.spec(id);
   JobStatus& status = jobs_.status(id);
   if (status.phase != JobPhase::Queued) {
-    throw SimulationError(fmt::format("the scheduler started job {} (line {}), which is not queued", spec.trace_id,
-                                      spec.source_line));
+    throw SimulationError(
+        fmt::format("the scheduler started job {} (line {}), which is not queued", spec.trace_id, spec.source_line));
   }
   // The placement contract, checked once per start: O(nodes of the job).
   int gpus = 0;

@@ -6,14 +6,13 @@
 /// The parts: JobTable (specs, statuses, phase counts), Attempts (attempt arithmetic and
 /// conservation), Recorder (timeline, downtime, losses, topology, conflicts); the RunResult is
 /// assembled from them at the end (run_result.hpp).
+#include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <set>
 #include <vector>
-
-#include <boost/container/small_vector.hpp>
 
 #include "sim/model/cluster.hpp"
 #include "sim/model/events.hpp"
@@ -46,7 +45,7 @@ struct SimulationOptions {
 };
 
 class Simulation {
-public:
+ public:
   /// `jobs` must be sorted by submission time with id == index, as read_acme_trace returns
   /// them; it must outlive the simulation (runs share one trace without copying it).
   /// Throws SimulationError if a slot of `policies` is null.
@@ -59,7 +58,7 @@ public:
   /// Runs to the end and checks conservation (every job ended once, GPU time adds up).
   RunResult run();
 
-private:
+ private:
   class Pass;
   class Hooks;
   void on(const JobSubmitted& e);

@@ -10,10 +10,14 @@ std::string label(const Event& e) {
   return std::visit(
       [](const auto& body) -> std::string {
         using T = std::decay_t<decltype(body)>;
-        if constexpr (std::is_same_v<T, JobEnded>) return "end" + std::to_string(body.job.value());
-        else if constexpr (std::is_same_v<T, JobSubmitted>) return "submit" + std::to_string(body.job.value());
-        else if constexpr (std::is_same_v<T, SchedulingDue>) return "pass";
-        else return "sample";
+        if constexpr (std::is_same_v<T, JobEnded>)
+          return "end" + std::to_string(body.job.value());
+        else if constexpr (std::is_same_v<T, JobSubmitted>)
+          return "submit" + std::to_string(body.job.value());
+        else if constexpr (std::is_same_v<T, SchedulingDue>)
+          return "pass";
+        else
+          return "sample";
       },
       e.body);
 }

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,9 +8,9 @@
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 
-#include "sim/core/error.hpp"
 #include "io/acme_trace.hpp"
 #include "io/timestamp.hpp"
+#include "sim/core/error.hpp"
 
 using namespace acmesim;
 
@@ -178,7 +177,8 @@ TEST_CASE("every kind of bad row gives its exact message") {
         "t.csv:2: column 'node_num': expected a whole number >= 0, found '1.5'" + tail);
   CHECK(error_of(kSerenHeader + seren_row(5, "Inference")) ==
         "t.csv:2: column 'type': expected one of Pretrain, Eval (or Evaluation), SFT, MLLM, Debug, Other, found "
-        "'Inference'" + tail);
+        "'Inference'" +
+            tail);
   CHECK(error_of(kSerenHeader + seren_row(6, "RUNNING")) ==
         "t.csv:2: column 'state': expected one of COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, found 'RUNNING'" +
             tail);
@@ -194,8 +194,7 @@ TEST_CASE("every kind of bad row gives its exact message") {
   CHECK(error_of(kSerenHeader + seren_row(12, "lots")) ==
         "t.csv:2: column 'gpu_time': expected a number or nothing, found 'lots'" + tail);
   CHECK(error_of(kSerenHeader + "1,u1,1\n") == "t.csv:2: fewer cells than the header has columns" + tail);
-  CHECK(error_of(kSerenHeader + seren_row(12, "480,9")) ==
-        "t.csv:2: more cells than the header has columns" + tail);
+  CHECK(error_of(kSerenHeader + seren_row(12, "480,9")) == "t.csv:2: more cells than the header has columns" + tail);
   CHECK(error_of("") == "t.csv: the file is empty; expected an AcmeTrace header line");
   CHECK(error_of("job_id,user,gpu_num\n") ==
         "t.csv:1: header lacks column(s) node_num, cpu_num, type, state, submit_time, start_time, end_time, duration; "
@@ -205,13 +204,13 @@ TEST_CASE("every kind of bad row gives its exact message") {
 
 TEST_CASE("the line number of a bad row counts the header and earlier rows") {
   const std::string text = kSerenHeader + seren_row(0, "1") + seren_row(0, "2") + seren_row(4, "x");
-  CHECK(error_of(text) == "t.csv:4: column 'cpu_num': expected a whole number >= 0, found 'x' (--skip-bad-rows "
-                          "skips such rows)");
+  CHECK(error_of(text) ==
+        "t.csv:4: column 'cpu_num': expected a whole number >= 0, found 'x' (--skip-bad-rows "
+        "skips such rows)");
 }
 
 TEST_CASE("skip-bad-rows counts and reports bad rows and keeps every good one") {
-  const std::string text =
-      kSerenHeader + seren_row(0, "1") + seren_row(3, "x") + "short,row\n" + seren_row(0, "4");
+  const std::string text = kSerenHeader + seren_row(0, "1") + seren_row(3, "x") + "short,row\n" + seren_row(0, "4");
   const Trace t = parse_acme_trace("t.csv", text, TraceReadOptions{true});
   CHECK(t.jobs.size() == 2);
   CHECK(t.rows_read == 4);

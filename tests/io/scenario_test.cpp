@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "io/scenario.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "policies/catalog.hpp"
-#include "io/scenario.hpp"
 #include "sim/core/error.hpp"
 
 using namespace acmesim;
@@ -50,9 +50,10 @@ TEST_CASE("an unknown top-level key is an error naming the valid keys and its pl
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
-  CHECK(error_of(kBase + "scheduler: fifoo\n") == "dir/x.yaml:3:12: scheduler: unknown policy 'fifoo' (known: acme, "
-                                                  "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
-                                                  "replay, sjf, srtf)");
+  CHECK(error_of(kBase + "scheduler: fifoo\n") ==
+        "dir/x.yaml:3:12: scheduler: unknown policy 'fifoo' (known: acme, "
+        "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
+        "replay, sjf, srtf)");
 }
 
 TEST_CASE("a parameter no policy reads is an error") {
@@ -71,16 +72,18 @@ TEST_CASE("a cluster value of the wrong form names the key, the expectation and 
 }
 
 TEST_CASE("overrides set dotted keys, and a trace given there is relative to the working directory") {
-  const Scenario s = parse_scenario("dir/x.yaml", kBase,
-                                    {"cluster.nodes=300", "scheduler=replay", "trace=y.csv", "seed=7"}, "/work");
+  const Scenario s =
+      parse_scenario("dir/x.yaml", kBase, {"cluster.nodes=300", "scheduler=replay", "trace=y.csv", "seed=7"}, "/work");
   CHECK(s.cluster.gpu_nodes == 300);
   CHECK(s.scheduler.name() == "replay");
   CHECK(s.trace_path == "/work/y.csv");
   CHECK(s.seed == 7);
-  CHECK(error_of(kBase, {"cluster.nodes=0"}) == "--set cluster.nodes: cluster.nodes: expected a whole number >= 1, "
-                                                "found '0'");
-  CHECK(error_of(kBase, {"nodes"}) == "--set nodes: override: expected key=value, e.g. --set cluster.nodes=300, found "
-                                      "'nodes'");
+  CHECK(error_of(kBase, {"cluster.nodes=0"}) ==
+        "--set cluster.nodes: cluster.nodes: expected a whole number >= 1, "
+        "found '0'");
+  CHECK(error_of(kBase, {"nodes"}) ==
+        "--set nodes: override: expected key=value, e.g. --set cluster.nodes=300, found "
+        "'nodes'");
 }
 
 TEST_CASE("malformed YAML is reported with its position") {
@@ -93,11 +96,12 @@ TEST_CASE("malformed YAML is reported with its position") {
 TEST_CASE("a list or mapping used as a key is an InputError naming file, line and column, not a crash") {
   // yaml-cpp throws its own exception for `? [a, b] : 1`; the program used to abort on it.
   CHECK(error_of(kBase + "? [a, b] : 1\n") ==
-        "dir/x.yaml:3:3: scenario: expected a plain key (a name or a number, not a list or a mapping), found '[a, b]: 1'");
-  CHECK(error_of("trace: t.csv\ncluster: {nodes: 4, ? {x: 1} : 2}\n").rfind("dir/x.yaml:2:23: cluster: expected a plain key",
-                                                                           0) == 0);
-  CHECK(error_of(kBase + "scheduler: {name: fifo, ? [a] : 1}\n").rfind("dir/x.yaml:3:27: scheduler: expected a plain key",
-                                                                       0) == 0);
+        "dir/x.yaml:3:3: scenario: expected a plain key (a name or a number, not a list or a mapping), found '[a, b]: "
+        "1'");
+  CHECK(error_of("trace: t.csv\ncluster: {nodes: 4, ? {x: 1} : 2}\n")
+            .rfind("dir/x.yaml:2:23: cluster: expected a plain key", 0) == 0);
+  CHECK(error_of(kBase + "scheduler: {name: fifo, ? [a] : 1}\n")
+            .rfind("dir/x.yaml:3:27: scheduler: expected a plain key", 0) == 0);
   const auto path = std::filesystem::temp_directory_path() / "acmesim_nonscalar_key.yaml";
   std::ofstream(path) << kBase << "? [a, b] : 1\n";
   CHECK_THROWS_MATCHES(load_scenario(path.string()), InputError,

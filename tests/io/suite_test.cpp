@@ -1,10 +1,11 @@
+#include "sim/model/eval/suite.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "io/eval_suite.hpp"
 #include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
-#include "sim/model/eval/suite.hpp"
 
 using namespace acmesim;
 

@@ -1,7 +1,8 @@
+#include "sim/model/cluster.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "sim/core/error.hpp"
-#include "sim/model/cluster.hpp"
 
 using namespace acmesim;
 

@@ -1,17 +1,18 @@
 // The evaluation model and its two policies: hand-computed makespans on tiny suites, the NIC
 // sharing arithmetic, and the invariants of the plans on the bundled 63-dataset suite.
-#include <algorithm>
-#include <map>
+#include "sim/model/eval/eval_sim.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
 
 #include "io/eval_suite.hpp"
 #include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
-#include "tools/eval_bench.hpp"
 #include "sim/core/error.hpp"
-#include "sim/model/eval/eval_sim.hpp"
+#include "tools/eval_bench.hpp"
 
 using namespace acmesim;
 
@@ -42,7 +43,6 @@ EvalSuite make_suite(const std::vector<Ds>& datasets, double init_s, std::int64_
   return s;
 }
 
-
 /// policy("coupled"), policy("{name: decoupled, elastic: false}") or policy("decoupled", "{elastic: false}").
 PolicyArgs policy(const std::string& block, const std::string& params = "") {
   if (params.empty()) return policy_from_text("evaluation", block, "<test>", 1);
@@ -65,7 +65,9 @@ std::int64_t ms(const SimTime t) { return t.time_since_epoch().count(); }
 // 25 Gb/s = 3.125 GB/s: 3.125 GB takes exactly 1 s through an unshared NIC and 125 ms over PCIe (25 GB/s).
 constexpr std::int64_t k1s = 3'125'000'000;
 
-EvalSuite bundled_suite() { return load_eval_suite(std::string(ACMESIM_SOURCE_DIR) + "/configs/eval/opencompass63.yaml"); }
+EvalSuite bundled_suite() {
+  return load_eval_suite(std::string(ACMESIM_SOURCE_DIR) + "/configs/eval/opencompass63.yaml");
+}
 
 }  // namespace
 
@@ -164,7 +166,8 @@ TEST_CASE("a trial that starts loading while another is mid-transfer slows it do
 
 TEST_CASE("no policy ever runs more trials on a node than it has GPUs, nor two on one GPU") {
   const EvalSuite suite = bundled_suite();
-  for (const char* p : {"coupled", "decoupled", "{name: decoupled, elastic: false}", "{name: decoupled, stage_model: false}"}) {
+  for (const char* p :
+       {"coupled", "decoupled", "{name: decoupled, elastic: false}", "{name: decoupled, stage_model: false}"}) {
     for (const int nodes : {1, 3}) {
       const PolicyArgs args = policy(p);
       const EvalResult r = run(suite, {nodes, 8}, args, nullptr, EvalOptions{0.2, 7});
@@ -215,9 +218,8 @@ TEST_CASE("decoupled with every technique switched off is exactly coupled") {
     EvalPlan b;
     const EvalOptions noisy{0.2, 11};
     const EvalResult coupled = run(suite, {nodes, 8}, policy("coupled"), &a, noisy);
-    const EvalResult off = run(suite, {nodes, 8},
-                               policy("decoupled", "{stage_model: false, cpu_metrics: false, elastic: false}"), &b,
-                               noisy);
+    const EvalResult off = run(
+        suite, {nodes, 8}, policy("decoupled", "{stage_model: false, cpu_metrics: false, elastic: false}"), &b, noisy);
     CHECK(a == b);
     CHECK(coupled.fingerprint == off.fingerprint);
     CHECK(coupled.makespan == off.makespan);

@@ -1,20 +1,18 @@
 // Contracts every scheduler x placement in the catalog must keep, on one mid-size mixed trace,
 // and properties specific policies promise.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <boost/random/uniform_int_distribution.hpp>
+#include <catch2/catch.hpp>
 #include <numeric>
 
-#include <boost/random/uniform_int_distribution.hpp>
-
-#include "policies/catalog.hpp"
-#include "tools/compare.hpp"
-#include "sim/core/rng.hpp"
 #include "io/acme_trace.hpp"
 #include "io/scenario.hpp"
+#include "policies/catalog.hpp"
+#include "sim/core/rng.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
 #include "tests/support.hpp"
+#include "tools/compare.hpp"
 
 using namespace acmesim;
 using namespace acmesim::testing;
@@ -123,7 +121,8 @@ TEST_CASE("acme starts every pretraining job within its quota at once however bu
       j.submitted = SimTime{seconds(100 * (i / 11))};
       j.runtime = seconds(90);
     } else {
-      j.type = std::array{JobType::Eval, JobType::Sft, JobType::Other, JobType::Debug}[static_cast<std::size_t>(type(rng))];
+      j.type =
+          std::array{JobType::Eval, JobType::Sft, JobType::Other, JobType::Debug}[static_cast<std::size_t>(type(rng))];
       const int g = gpus(rng);
       j.demand = Demand{1, g, g * 16, 0};
       j.submitted = SimTime{seconds(std::int64_t{100} * (i / 11) + std::int64_t{i % 11})};
@@ -131,12 +130,13 @@ TEST_CASE("acme starts every pretraining job within its quota at once however bu
     }
     jobs.push_back(j);
   }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec& a, const JobSpec& b) { return a.submitted < b.submitted; });
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const JobSpec& a, const JobSpec& b) { return a.submitted < b.submitted; });
   for (std::uint32_t i = 0; i < jobs.size(); ++i) jobs[i].id = JobId{i};
   for (const std::string placement : {"pack", "spread", "first-fit", "topology"}) {
     INFO(placement);
-    const RunResult r = run_yaml(ClusterSpec{4, 8, 128, 0, 0, 2}, jobs,
-                                 "{name: acme, quota_gpus: {Pretrain: 16}}", placement);
+    const RunResult r =
+        run_yaml(ClusterSpec{4, 8, 128, 0, 0, 2}, jobs, "{name: acme, quota_gpus: {Pretrain: 16}}", placement);
     std::uint64_t preempted = 0;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       if (jobs[i].type == JobType::Pretrain) {

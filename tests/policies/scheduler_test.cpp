@@ -10,11 +10,11 @@ using namespace acmesim::testing;
 TEST_CASE("fifo follows a hand-computed schedule on one 8-GPU node") {
   // submit(s) gpus runtime(s): the head blocks, so job c waits for a although d would fit.
   const std::vector<JobSpec> jobs = make_jobs({
-      {0, 4, 100},   // a: starts 0, ends 100
-      {10, 4, 50},   // b: starts 10, ends 60
-      {20, 8, 30},   // c: needs the whole node: starts 100, ends 130
-      {30, 1, 10},   // d: behind c: starts 130, ends 140
-      {200, 2, 5},   // e: idle cluster: starts 200
+      {0, 4, 100},  // a: starts 0, ends 100
+      {10, 4, 50},  // b: starts 10, ends 60
+      {20, 8, 30},  // c: needs the whole node: starts 100, ends 130
+      {30, 1, 10},  // d: behind c: starts 130, ends 140
+      {200, 2, 5},  // e: idle cluster: starts 200
   });
   const RunResult r = run_policies(ClusterSpec{1, 8, 0, 0, 0}, jobs, "fifo", "pack");
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 10, 100, 130, 200});

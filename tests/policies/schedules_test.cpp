@@ -117,8 +117,8 @@ TEST_CASE("acme preempts low-priority evaluation first to give pretraining its q
   jobs[0].type = JobType::Eval;
   jobs[2].type = JobType::Pretrain;
   jobs[3].type = JobType::Sft;
-  const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs,
-                               "{name: acme, quota_gpus: {Pretrain: 8}, restart_overhead_s: 0}");
+  const RunResult r =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 8}, restart_overhead_s: 0}");
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 10, 60});
   CHECK(end_seconds(r) == std::vector<std::int64_t>{160, 100, 60, 70});
   CHECK(r.jobs[0].preemptions == 1);
@@ -134,8 +134,8 @@ TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs a
   jobs[0].type = JobType::Eval;
   jobs[2].type = JobType::Pretrain;
   jobs[3].type = JobType::Sft;
-  const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs,
-                               "{name: acme, quota_gpus: {Pretrain: 8}, preemption: false}");
+  const RunResult r =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 8}, preemption: false}");
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 100, 100});
   CHECK(end_seconds(r) == std::vector<std::int64_t>{100, 100, 150, 110});
   for (const auto& j : r.jobs) CHECK(j.preemptions == 0);

@@ -2,16 +2,14 @@
 // failure model and recovery policy keeps the run's books (conservation is checked inside run()),
 // under a preemptive and a backfilling scheduler; every evaluation policy plans a valid partition
 // of the bundled suite. A policy added to any slot is covered here without a line of test code.
-#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
-
-#include <fmt/format.h>
 
 #include "io/eval_suite.hpp"
 #include "io/scenario.hpp"

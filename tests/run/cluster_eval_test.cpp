@@ -1,10 +1,11 @@
 // Checkpoint evaluation inside the cluster simulation: hand-computed latencies, queueing behind
 // the scheduler, agreement with the evaluation model on an empty cluster.
+#include "sim/run/cluster_eval.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "io/eval_suite.hpp"
 #include "policies/catalog.hpp"
-#include "sim/run/cluster_eval.hpp"
 #include "sim/run/simulation.hpp"
 
 using namespace acmesim;
@@ -102,8 +103,7 @@ TEST_CASE("on an empty cluster a checkpoint's feedback latency equals the evalua
     const auto eval_policy = catalog.evaluations.make(PolicyArgs::named("evaluation", policy));
     const EvalRequest request{suite.reference_checkpoint_bytes, &suite};
     const EvalPlan plan = eval_policy->plan(request, EvalResources{1, 8});
-    const EvalResult idle = simulate_evaluation(request, EvalResources{1, 8}, plan, EvalHardware{},
-                                                EvalOptions{0, 1});
+    const EvalResult idle = simulate_evaluation(request, EvalResources{1, 8}, plan, EvalHardware{}, EvalOptions{0, 1});
     // FIFO on 8 free GPUs serves the trials in plan order as the model's shared queue does.
     CHECK(o.checkpoints[0].latency() == idle.makespan);
     CHECK(o.checkpoints[0].gpu_ms == idle.gpu_held_ms);

@@ -1,25 +1,23 @@
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
-#include "policies/catalog.hpp"
-#include "io/scenario.hpp"
-#include "sim/core/error.hpp"
+#include "io/acme_trace.hpp"
 #include "io/failures_csv.hpp"
-#include "sim/metrics/failure_breakdown.hpp"
 #include "io/outputs.hpp"
+#include "io/scenario.hpp"
+#include "policies/catalog.hpp"
+#include "sim/core/error.hpp"
+#include "sim/metrics/failure_breakdown.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/model/checkpoint.hpp"
 #include "sim/run/simulation.hpp"
-#include "io/acme_trace.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;
 using namespace acmesim::testing;
 
 namespace {
-
 
 PolicyArgs args(const std::string& slot, const std::string& name, const std::string& yaml = "{}") {
   YAML::Node block = YAML::Load(yaml);
@@ -57,7 +55,8 @@ RunResult run_with(const ClusterSpec& cluster, const std::vector<JobSpec>& jobs,
   return sim.run();
 }
 
-FaultModels replay_with(const std::string& file, const std::string& recovery = "none", const std::string& params = "{}") {
+FaultModels replay_with(const std::string& file, const std::string& recovery = "none",
+                        const std::string& params = "{}") {
   const Catalog catalog = builtin_catalog();
   return FaultModels{catalog.failures.make(args("failures", "replay", "{file: '" + file + "'}")),
                      catalog.recoveries.make(args("recovery", recovery, params))};
@@ -99,9 +98,9 @@ TEST_CASE("a failure at a known time loses exactly the work since the last check
   // 200 s checkpointed, 30 s lost, 20 s stalled. Back in the queue at 370, restarts on node 1,
   // pays 30 s, does 800 s with 7 checkpoints (300..900): ends at 370 + 30 + 800 + 70 = 1,270 s.
   const auto jobs = pretrain(make_jobs({{0, 8, 1000}}));
-  const RunResult r = run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs,
-                               replay_with(events_file("known", "250,0,fail,NVLinkError\n5000,0,repair,\n"), "manual",
-                                           kManual));
+  const RunResult r =
+      run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs,
+               replay_with(events_file("known", "250,0,fail,NVLinkError\n5000,0,repair,\n"), "manual", kManual));
   const JobStatus& s = r.jobs[0];
   CHECK(end_seconds(r)[0] == 1270);
   CHECK(s.done == seconds(200));
@@ -124,7 +123,8 @@ TEST_CASE("a failure at a known time loses exactly the work since the last check
 TEST_CASE("a node failure kills exactly the jobs on it") {
   // Pack puts A and B (4 GPUs each) on node 0 and C (8 GPUs) on node 1; node 0 fails at 50 s.
   const auto jobs = make_jobs({{0, 4, 100}, {0, 4, 100}, {0, 8, 100}});
-  const RunResult r = run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs, replay_with(events_file("kills", "50,0,fail,ECCError\n")));
+  const RunResult r =
+      run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs, replay_with(events_file("kills", "50,0,fail,ECCError\n")));
   CHECK(end_seconds(r) == std::vector<std::int64_t>{50, 50, 100});
   CHECK(r.jobs[0].state == FinalState::NodeFail);
   CHECK(r.jobs[1].state == FinalState::NodeFail);
@@ -150,10 +150,10 @@ TEST_CASE("a failure during recovery loses the restart overhead paid and nothing
   // 380, 10 s into the 30 s restart: nothing more kept, 10 s of overhead paid. Back at 500 on
   // node 1: 500 + 30 + 800 + 70 = 1,400 s.
   const auto jobs = pretrain(make_jobs({{0, 8, 1000}}));
-  const RunResult r = run_with(
-      ClusterSpec{2, 8, 0, 0, 0}, jobs,
-      replay_with(events_file("again", "250,0,fail,NVLinkError\n300,0,repair,\n380,0,fail,CUDAError\n"), "manual",
-                  kManual));
+  const RunResult r =
+      run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs,
+               replay_with(events_file("again", "250,0,fail,NVLinkError\n300,0,repair,\n380,0,fail,CUDAError\n"),
+                           "manual", kManual));
   const JobStatus& s = r.jobs[0];
   CHECK(end_seconds(r)[0] == 1400);
   CHECK(s.failures == 2);
@@ -195,11 +195,12 @@ TEST_CASE("with the default outcome, failure and recovery policies nothing chang
   const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
   const Trace trace = read_acme_trace(scenario.trace_path);
   const Catalog catalog = builtin_catalog();
-  Simulation with{scenario.cluster, trace.jobs, make_policies(scenario, catalog)};  // builds trace / none / none from the scenario
+  Simulation with{scenario.cluster, trace.jobs,
+                  make_policies(scenario, catalog)};  // builds trace / none / none from the scenario
   const RunResult a = with.run();
-  Simulation without{scenario.cluster, trace.jobs,
-                     core_policies(catalog, catalog.schedulers.make(scenario.scheduler),
-                                   catalog.placements.make(scenario.placement))};
+  Simulation without{
+      scenario.cluster, trace.jobs,
+      core_policies(catalog, catalog.schedulers.make(scenario.scheduler), catalog.placements.make(scenario.placement))};
   const RunResult b = without.run();
   CHECK(a.fingerprint == b.fingerprint);
   CHECK(end_seconds(a) == end_seconds(b));
@@ -218,9 +219,8 @@ TEST_CASE("with the default outcome, failure and recovery policies nothing chang
 }
 
 TEST_CASE("seeded node failures with recovery give identical runs, and another seed another run") {
-  Scenario scenario = load_scenario(kSource + "/configs/default.yaml",
-                                    {"failures={name: node-mtbf, rate_per_day: 0.2}", "recovery=auto",
-                                     "outcomes=taxonomy"});
+  Scenario scenario = load_scenario(kSource + "/configs/default.yaml", {"failures={name: node-mtbf, rate_per_day: 0.2}",
+                                                                        "recovery=auto", "outcomes=taxonomy"});
   const Trace trace = read_acme_trace(scenario.trace_path);
   const Catalog catalog = builtin_catalog();
   const auto once = [&](std::uint64_t seed) {

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <deque>
 #include <map>
 
@@ -15,7 +14,7 @@ namespace {
 /// FIFO that also interrupts given jobs at given times: drives the engine's interruption path
 /// the way preemptive schedulers and failure models do.
 class ScriptedScheduler final : public Scheduler {
-public:
+ public:
   explicit ScriptedScheduler(std::multimap<std::int64_t, std::pair<JobId, Interruption>> script)
       : script_{std::move(script)} {}
   void enqueue(const JobSpec& job) override { queue_.push_back(job.id); }
@@ -35,7 +34,7 @@ public:
     if (!script_.empty()) pass.wake_at(SimTime{seconds(script_.begin()->first)});
   }
 
-private:
+ private:
   std::multimap<std::int64_t, std::pair<JobId, Interruption>> script_;
   std::deque<JobId> queue_;
 };

@@ -1,22 +1,20 @@
-#include <catch2/catch.hpp>
+#include "sim/run/simulation.hpp"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "policies/catalog.hpp"
-#include "io/scenario.hpp"
-#include "io/outputs.hpp"
-#include "sim/run/simulation.hpp"
 #include "io/acme_trace.hpp"
+#include "io/outputs.hpp"
+#include "io/scenario.hpp"
+#include "policies/catalog.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;
 using namespace acmesim::testing;
 
 namespace {
-
-
 
 struct Outputs {
   std::string jobs, timeline, summary;

@@ -1,28 +1,27 @@
-#include <catch2/catch.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "io/profile.hpp"
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
-#include "tools/workload/generator.hpp"
-#include "io/profile.hpp"
-#include "tools/workload/trace_stats.hpp"
 #include "tests/support.hpp"
+#include "tools/workload/generator.hpp"
+#include "tools/workload/trace_stats.hpp"
 
 using namespace acmesim;
 using namespace acmesim::testing;
 
 namespace {
 
-
-
-WorkloadProfile profile(const std::string& name) { return load_profile(kSource + "/configs/profiles/" + name + ".yaml"); }
+WorkloadProfile profile(const std::string& name) {
+  return load_profile(kSource + "/configs/profiles/" + name + ".yaml");
+}
 
 std::string synth_to_file(const std::string& name, std::uint64_t jobs, std::uint64_t seed, const std::string& file) {
   const WorkloadProfile p = profile(name);
@@ -106,12 +105,18 @@ TEST_CASE("Kalos jobs never start before the Kubernetes launch floor and Seren G
 TEST_CASE("stats of a small hand-written trace match hand-computed numbers for every cluster_summary column") {
   const std::string csv =
       "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n"
-      "1,u1,1,8,128,Pretrain,COMPLETED,2023-03-01 00:00:00+08:00,2023-03-01 00:00:10+08:00,2023-03-01 00:01:50+08:00,100,10,800.0\n"
-      "2,u1,1,1,16,Eval,FAILED,2023-03-01 00:00:00+08:00,2023-03-01 00:00:00+08:00,2023-03-01 00:00:20+08:00,20,0,20.0\n"
-      "3,u2,1,2,32,Eval,CANCELLED,2023-03-01 00:01:00+08:00,2023-03-01 00:01:30+08:00,2023-03-01 00:06:30+08:00,300,30,600.0\n"
-      "4,u2,1,4,64,SFT,TIMEOUT,2023-03-01 00:02:00+08:00,2023-03-01 00:02:00+08:00,2023-03-01 00:02:40+08:00,40,0,160.0\n"
-      "5,u3,1,0,4,Other,COMPLETED,2023-03-01 00:00:05+08:00,2023-03-01 00:00:06+08:00,2023-03-01 00:00:13+08:00,7,1,0.0\n"
-      "6,u3,1,0,4,Other,NODE_FAIL,2023-03-01 00:00:05+08:00,2023-03-01 00:00:08+08:00,2023-03-01 00:00:17+08:00,9,3,0.0\n"
+      "1,u1,1,8,128,Pretrain,COMPLETED,2023-03-01 00:00:00+08:00,2023-03-01 00:00:10+08:00,2023-03-01 "
+      "00:01:50+08:00,100,10,800.0\n"
+      "2,u1,1,1,16,Eval,FAILED,2023-03-01 00:00:00+08:00,2023-03-01 00:00:00+08:00,2023-03-01 "
+      "00:00:20+08:00,20,0,20.0\n"
+      "3,u2,1,2,32,Eval,CANCELLED,2023-03-01 00:01:00+08:00,2023-03-01 00:01:30+08:00,2023-03-01 "
+      "00:06:30+08:00,300,30,600.0\n"
+      "4,u2,1,4,64,SFT,TIMEOUT,2023-03-01 00:02:00+08:00,2023-03-01 00:02:00+08:00,2023-03-01 "
+      "00:02:40+08:00,40,0,160.0\n"
+      "5,u3,1,0,4,Other,COMPLETED,2023-03-01 00:00:05+08:00,2023-03-01 00:00:06+08:00,2023-03-01 "
+      "00:00:13+08:00,7,1,0.0\n"
+      "6,u3,1,0,4,Other,NODE_FAIL,2023-03-01 00:00:05+08:00,2023-03-01 00:00:08+08:00,2023-03-01 "
+      "00:00:17+08:00,9,3,0.0\n"
       "7,u3,1,1,16,Eval,CANCELLED,2023-03-01 00:03:00+08:00,,,,,\n";
   const TraceStats s = compute_trace_stats(parse_acme_trace("hand.csv", csv));
   // GPU jobs: durations 100, 20, 300, 40; queues 10, 0, 30, 0; GPUs 8, 1, 2, 4 (job 7 never started).
@@ -224,16 +229,17 @@ TEST_CASE("a profile can record the schedule of a scheduler with parameters, and
 TEST_CASE("a profile or reference with an unknown key is an error naming file, line and column") {
   const std::string good = slurp(kSource + "/configs/profiles/seren.yaml");
   CHECK_NOTHROW(parse_profile("p.yaml", good));
-  CHECK_THROWS_WITH(parse_profile("p.yaml", good + "bogus: 1\n"),
-                    Catch::StartsWith("p.yaml:80:1: profile: expected a known key (name, ") &&
-                        Catch::EndsWith("found 'bogus'"));
+  CHECK_THROWS_WITH(
+      parse_profile("p.yaml", good + "bogus: 1\n"),
+      Catch::StartsWith("p.yaml:80:1: profile: expected a known key (name, ") && Catch::EndsWith("found 'bogus'"));
   const auto bad_share = good.substr(0, good.find("    share: 64.9")) + "    share: -1" +
                          good.substr(good.find("    share: 64.9") + std::string("    share: 64.9").size());
   CHECK_THROWS_WITH(parse_profile("p.yaml", bad_share),
                     Catch::Contains("gpu_types.Eval.share: expected a number >= 0, found '-1'"));
   const auto path = (std::filesystem::temp_directory_path() / "acmesim_bad_reference.yaml").string();
   std::ofstream(path) << "name: x\nmetrics:\n  Eval:\n    duration_cdf_typo: 3\n";
-  CHECK_THROWS_WITH(load_reference(path, trace_stat_keys()), Catch::Contains(":4:5: metrics: expected a known metric") &&
-                        Catch::EndsWith("found 'Eval.duration_cdf_typo'"));
+  CHECK_THROWS_WITH(
+      load_reference(path, trace_stat_keys()),
+      Catch::Contains(":4:5: metrics: expected a known metric") && Catch::EndsWith("found 'Eval.duration_cdf_typo'"));
   std::filesystem::remove(path);
 }

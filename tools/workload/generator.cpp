@@ -1,21 +1,21 @@
 #include "tools/workload/generator.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <memory>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/random/bernoulli_distribution.hpp>
 #include <boost/random/discrete_distribution.hpp>
 #include <boost/random/exponential_distribution.hpp>
 #include <boost/random/geometric_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
-#include <fmt/format.h>
+#include <cmath>
+#include <memory>
 
+#include "io/policy_yaml.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/model/cluster.hpp"
-#include "io/policy_yaml.hpp"
 
 namespace acmesim {
 
@@ -54,7 +54,8 @@ std::array<double, 3> state_shares(const std::vector<StateRow>& rows, double u) 
     if (u <= rows[i].u) {
       const double w = (u - rows[i - 1].u) / (rows[i].u - rows[i - 1].u);
       std::array<double, 3> out{};
-      for (std::size_t s = 0; s < 3; ++s) out[s] = rows[i - 1].percent[s] + w * (rows[i].percent[s] - rows[i - 1].percent[s]);
+      for (std::size_t s = 0; s < 3; ++s)
+        out[s] = rows[i - 1].percent[s] + w * (rows[i].percent[s] - rows[i - 1].percent[s]);
       return out;
     }
   }
@@ -154,7 +155,8 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     }
     size = std::min<std::uint64_t>(size, total - drafts.size());
     const std::int64_t hour = static_cast<std::int64_t>(pick_hour(arrivals));
-    boost::random::uniform_int_distribution<std::int64_t> second(0, std::min<std::int64_t>(3600, span_s - hour * 3600) - 1);
+    boost::random::uniform_int_distribution<std::int64_t> second(
+        0, std::min<std::int64_t>(3600, span_s - hour * 3600) - 1);
     std::int64_t t = hour * 3600 + second(arrivals);
     const std::uint32_t user = pick_user(users);
     // A burst evaluates one checkpoint: one user, one model, so one GPU count for all its trials.
@@ -173,7 +175,8 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
                                    cpu ? std::string("CPU") : std::string(name(cls.profile->type)), amount,
                                    cpu ? "CPUs" : "GPUs", *why));
     }
-    boost::random::exponential_distribution<double> gap(cls.profile->burst_gap_s > 0 ? 1.0 / cls.profile->burst_gap_s : 1.0);
+    boost::random::exponential_distribution<double> gap(cls.profile->burst_gap_s > 0 ? 1.0 / cls.profile->burst_gap_s
+                                                                                     : 1.0);
     for (std::uint64_t i = 0; i < size; ++i) {
       if (i > 0 && cls.profile->burst_gap_s > 0) t += static_cast<std::int64_t>(std::floor(gap(arrivals)));
       // With probability `coupling` the duration quantile lies in the same quantile band as the
@@ -251,18 +254,18 @@ ScheduleReport schedule_submissions(Trace& trace, const WorkloadProfile& profile
       simulated[i].runtime += seconds(latency_s[i]);
     }
   }
-  Simulation sim{profile.cluster, simulated,
-                 core_policies(catalog,
-                               catalog.schedulers.make(PolicyArgs{"scheduler", profile.scheduler,
-                                                                  profile.scheduler_params, profile.scheduler_where,
-                                                                  seed, csv_table_reader()}),
-                               catalog.placements.make(PolicyArgs::named("placement", profile.placement, seed)))};
+  Simulation sim{
+      profile.cluster, simulated,
+      core_policies(catalog,
+                    catalog.schedulers.make(PolicyArgs{"scheduler", profile.scheduler, profile.scheduler_params,
+                                                       profile.scheduler_where, seed, csv_table_reader()}),
+                    catalog.placements.make(PolicyArgs::named("placement", profile.placement, seed)))};
   ScheduleReport report{sim.run()};
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     const JobStatus& s = report.result.jobs[i];
     if (s.phase != JobPhase::Ended) {
-      throw SimulationError(fmt::format("synth: job {} did not run under scheduler '{}'", trace.jobs[i].trace_id,
-                                        profile.scheduler));
+      throw SimulationError(
+          fmt::format("synth: job {} did not run under scheduler '{}'", trace.jobs[i].trace_id, profile.scheduler));
     }
     trace.jobs[i].recorded_start = *s.started + seconds(latency_s[i]);
   }

@@ -17,18 +17,18 @@
 #include <optional>
 #include <string>
 
-#include "sim/policy_api/catalog.hpp"
-#include "sim/run/simulation.hpp"
 #include "io/acme_trace.hpp"
 #include "io/profile.hpp"
 #include "io/trace_writer.hpp"
+#include "sim/policy_api/catalog.hpp"
+#include "sim/run/simulation.hpp"
 
 namespace acmesim {
 
 struct SynthOptions {
-  std::optional<double> days;       // span of submissions; default: the profile's (or jobs / rate)
+  std::optional<double> days;         // span of submissions; default: the profile's (or jobs / rate)
   std::optional<std::uint64_t> jobs;  // total jobs; default: the profile's rate x days x load
-  double load = 1.0;                // arrival-rate multiplier (with --days) or span divisor (with --jobs)
+  double load = 1.0;                  // arrival-rate multiplier (with --days) or span divisor (with --jobs)
   std::uint64_t seed = 1;
 };
 

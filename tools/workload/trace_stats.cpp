@@ -1,6 +1,6 @@
 #include "tools/workload/trace_stats.hpp"
 
-#include "io/stats_json.hpp"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,7 @@
 #include <filesystem>
 #include <numeric>
 
-#include <fmt/format.h>
-
+#include "io/stats_json.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/summary.hpp"
 
@@ -42,7 +41,9 @@ struct Group {
   std::array<std::uint64_t, 3> count_by_state{};
   std::array<std::int64_t, 3> gpu_ms_by_state{};  // integer GPU-ms ([Design time]: integer sums)
   std::size_t size() const { return duration_ms.size(); }
-  std::int64_t gpu_ms() const { return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0}); }
+  std::int64_t gpu_ms() const {
+    return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0});
+  }
   void sort() {
     std::sort(duration_ms.begin(), duration_ms.end());
     std::sort(queue_ms.begin(), queue_ms.end());
@@ -66,7 +67,7 @@ double cdf_percent(const std::vector<std::int64_t>& sorted, std::int64_t limit) 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 class Builder {
-public:
+ public:
   void add(std::string key, double value, Tolerance tol = Tolerance::None, bool fraction = false, bool defined = true) {
     metrics_.push_back(Metric{std::move(key), value, fraction, tol, defined});
   }
@@ -84,8 +85,8 @@ public:
           cdf_tol, false, any);
     }
     for (std::size_t i = 0; i < kQuantiles.size(); ++i) {
-      add(fmt::format("{}.queue_{}", prefix, kQuantileNames[i]), quantile(g.queue_ms, kQuantiles[i]),
-          Tolerance::None, false, any);
+      add(fmt::format("{}.queue_{}", prefix, kQuantileNames[i]), quantile(g.queue_ms, kQuantiles[i]), Tolerance::None,
+          false, any);
     }
     for (int i = 0; i <= kQueueGridMax; ++i) {
       add(fmt::format("{}.queue_cdf.{}", prefix, 1 << i), cdf_percent(g.queue_ms, std::int64_t{1000} << i),
@@ -107,7 +108,7 @@ public:
     }
   }
 
-private:
+ private:
   std::vector<Metric> metrics_;
 };
 
@@ -172,7 +173,8 @@ TraceStats compute_trace_stats(const Trace& trace) {
   b.add("med_gpu_num", quantile(gpu.gpus, 0.5), Tolerance::Relative10);
   b.add("max_run_time_gpu", static_cast<double>(max_run_ms) / 1000.0);
   b.add("max_gpu", max_gpus);
-  b.add("complete_rate_gpu", ratio(static_cast<double>(gpu.count_by_state[kCompleted]), gpu_n), Tolerance::Points2, true);
+  b.add("complete_rate_gpu", ratio(static_cast<double>(gpu.count_by_state[kCompleted]), gpu_n), Tolerance::Points2,
+        true);
   b.add("cancel_rate_gpu", ratio(static_cast<double>(gpu.count_by_state[kCancelled]), gpu_n), Tolerance::Points2, true);
   b.add("fail_rate_gpu", ratio(static_cast<double>(gpu.count_by_state[kFailed]), gpu_n), Tolerance::Points2, true);
   b.add("complete_gpu_time", static_cast<double>(gpu.gpu_ms_by_state[kCompleted]) / 1000.0);
@@ -188,7 +190,8 @@ TraceStats compute_trace_stats(const Trace& trace) {
   b.add("avg_que_time_cpu", mean_s(cpu.queue_ms));
   b.add("med_run_time_cpu", quantile(cpu.duration_ms, 0.5), Tolerance::Relative10);
   b.add("med_que_time_cpu", quantile(cpu.queue_ms, 0.5));
-  b.add("complete_rate_cpu", ratio(static_cast<double>(cpu.count_by_state[kCompleted]), cpu_n), Tolerance::Points2, true);
+  b.add("complete_rate_cpu", ratio(static_cast<double>(cpu.count_by_state[kCompleted]), cpu_n), Tolerance::Points2,
+        true);
   b.add("cancel_rate_cpu", ratio(static_cast<double>(cpu.count_by_state[kCancelled]), cpu_n), Tolerance::Points2, true);
   b.add("fail_rate_cpu", ratio(static_cast<double>(cpu.count_by_state[kFailed]), cpu_n), Tolerance::Points2, true);
 
@@ -240,8 +243,8 @@ std::string show(double v, bool fraction) {
 }
 
 struct Comparison {
-  double diff;      // points for shares, raw units otherwise
-  double rel;       // (value - ref) / ref; NaN when ref == 0
+  double diff;  // points for shares, raw units otherwise
+  double rel;   // (value - ref) / ref; NaN when ref == 0
   std::optional<bool> met;
 };
 
@@ -250,10 +253,17 @@ Comparison compare(const Metric& m, double ref) {
   c.diff = (m.value - ref) * (m.fraction ? 100.0 : 1.0);
   c.rel = ref != 0 ? (m.value - ref) / ref : std::nan("");
   switch (m.tolerance) {
-    case Tolerance::None: break;
-    case Tolerance::Relative10: c.met = ref != 0 ? std::fabs(c.rel) <= 0.10 : m.value == 0; break;
-    case Tolerance::Points2: c.met = std::fabs(c.diff) <= 2.0 + 1e-9; break;
-    case Tolerance::Points5: c.met = std::fabs(c.diff) <= 5.0 + 1e-9; break;
+    case Tolerance::None:
+      break;
+    case Tolerance::Relative10:
+      c.met = ref != 0 ? std::fabs(c.rel) <= 0.10 : m.value == 0;
+      break;
+    case Tolerance::Points2:
+      c.met = std::fabs(c.diff) <= 2.0 + 1e-9;
+      break;
+    case Tolerance::Points5:
+      c.met = std::fabs(c.diff) <= 5.0 + 1e-9;
+      break;
   }
   return c;
 }
@@ -266,10 +276,14 @@ bool in_points(const Metric& m) {
 
 const char* target_text(Tolerance t) {
   switch (t) {
-    case Tolerance::Relative10: return "10%";
-    case Tolerance::Points2: return "2 pts";
-    case Tolerance::Points5: return "5 pts";
-    case Tolerance::None: break;
+    case Tolerance::Relative10:
+      return "10%";
+    case Tolerance::Points2:
+      return "2 pts";
+    case Tolerance::Points5:
+      return "5 pts";
+    case Tolerance::None:
+      break;
   }
   return "";
 }
@@ -338,9 +352,11 @@ std::string format_trace_stats(const TraceStats& stats, const ReferenceRow* refe
     const Comparison c = compare(m, *ref);
     out += fmt::format("{:<32} {:>14} {:>14} {:>10} {:>8} {:>6} {}\n", m.key, value, show(*ref, m.fraction),
                        in_points(m) ? fmt::format("{:+.2f}pt", c.diff)
-                                   : fmt::format("{}{}", c.diff >= 0 ? "+" : "", show(c.diff, false)),
+                                    : fmt::format("{}{}", c.diff >= 0 ? "+" : "", show(c.diff, false)),
                        std::isfinite(c.rel) ? fmt::format("{:+.1f}%", 100.0 * c.rel) : "-", target_text(m.tolerance),
-                       !c.met || !m.defined ? "" : *c.met ? "ok" : "MISS");
+                       !c.met || !m.defined ? ""
+                       : *c.met             ? "ok"
+                                            : "MISS");
   }
   return out;
 }

@@ -23,15 +23,15 @@ namespace acmesim {
 
 /// How a metric is judged against a reference (docs/validation.md, issue 3 targets).
 enum class Tolerance : std::uint8_t {
-  None,          // reported, no target
-  Relative10,    // counts, means, medians: |value - ref| / ref <= 10%
-  Points2,       // shares of jobs and final-state rates: within 2 percentage points
-  Points5,       // CDF points and GPU-time shares: within 5 percentage points
+  None,        // reported, no target
+  Relative10,  // counts, means, medians: |value - ref| / ref <= 10%
+  Points2,     // shares of jobs and final-state rates: within 2 percentage points
+  Points5,     // CDF points and GPU-time shares: within 5 percentage points
 };
 
 struct Metric {
-  std::string key;      // e.g. "avg_run_time_gpu", "Eval.duration_cdf.128"
-  double value = 0;     // seconds, GPUs, counts; fractions (0-1) for cluster_summary rates, percent otherwise
+  std::string key;        // e.g. "avg_run_time_gpu", "Eval.duration_cdf.128"
+  double value = 0;       // seconds, GPUs, counts; fractions (0-1) for cluster_summary rates, percent otherwise
   bool fraction = false;  // a 0-1 rate (cluster_summary.csv style): points are value x 100
   Tolerance tolerance = Tolerance::None;
   bool defined = true;  // false when the group is empty (no jobs of that type)

@@ -1,12 +1,12 @@
 #include "sim/model/eval/eval_sim.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <boost/random/lognormal_distribution.hpp>
 #include <cmath>
 #include <deque>
 #include <optional>
-
-#include <boost/random/lognormal_distribution.hpp>
-#include <fmt/format.h>
 
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"
@@ -24,8 +24,8 @@ using eval::TransferDue;
 constexpr std::int32_t kPrecursor = -1;  // owner of a NIC transfer that is a node's precursor
 
 struct Transfer {
-  std::int32_t owner;       // GPU index, or kPrecursor
-  std::int64_t remaining;   // bytes
+  std::int32_t owner;      // GPU index, or kPrecursor
+  std::int64_t remaining;  // bytes
 };
 
 struct NodeState {
@@ -50,11 +50,15 @@ struct GpuState {
 };
 
 class EvalSimulation {
-public:
+ public:
   EvalSimulation(const EvalRequest& request, const EvalResources& resources, const EvalPlan& plan,
                  const EvalHardware& hardware, const EvalOptions& options)
-      : request_{request}, suite_{*request.suite}, plan_{plan}, hardware_{hardware},
-        nic_bytes_per_s_{hardware.storage_nic_bits_per_s / 8}, inference_{actual_inference(request, options)} {
+      : request_{request},
+        suite_{*request.suite},
+        plan_{plan},
+        hardware_{hardware},
+        nic_bytes_per_s_{hardware.storage_nic_bits_per_s / 8},
+        inference_{actual_inference(request, options)} {
     if (nic_bytes_per_s_ <= 0 || hardware.pcie_bytes_per_s <= 0) {
       throw InputError("evaluation hardware: NIC and PCIe bandwidths must be positive");
     }
@@ -66,8 +70,10 @@ public:
     }
     validate();
     for (std::uint32_t t = 0; t < plan_.trials.size(); ++t) {
-      if (plan_.trials[t].gpu) gpus_[*plan_.trials[t].gpu].pinned.push_back(t);
-      else shared_.push_back(t);
+      if (plan_.trials[t].gpu)
+        gpus_[*plan_.trials[t].gpu].pinned.push_back(t);
+      else
+        shared_.push_back(t);
     }
     result_.trials.resize(plan_.trials.size());
     result_.metrics.resize(suite_.datasets.size());
@@ -86,7 +92,7 @@ public:
     return std::move(result_);
   }
 
-private:
+ private:
   void validate() const {
     std::vector<std::vector<bool>> seen(suite_.datasets.size());
     std::vector<std::uint32_t> parts(suite_.datasets.size(), 0);
@@ -98,17 +104,18 @@ private:
       for (const TrialPiece& p : t.pieces) {
         if (p.dataset >= suite_.datasets.size() || p.parts == 0 || p.part >= p.parts ||
             p.parts > suite_.datasets[p.dataset].samples) {
-          throw SimulationError(fmt::format("evaluation plan has an invalid piece {}/{} of dataset {}", p.part,
-                                            p.parts, p.dataset));
+          throw SimulationError(
+              fmt::format("evaluation plan has an invalid piece {}/{} of dataset {}", p.part, p.parts, p.dataset));
         }
         if (parts[p.dataset] == 0) {
           parts[p.dataset] = p.parts;
           seen[p.dataset].assign(p.parts, false);
         }
         if (parts[p.dataset] != p.parts || seen[p.dataset][p.part]) {
-          throw SimulationError(fmt::format("evaluation plan runs piece {}/{} of dataset '{}' twice or with "
-                                            "inconsistent splits",
-                                            p.part, p.parts, suite_.datasets[p.dataset].name));
+          throw SimulationError(
+              fmt::format("evaluation plan runs piece {}/{} of dataset '{}' twice or with "
+                          "inconsistent splits",
+                          p.part, p.parts, suite_.datasets[p.dataset].name));
         }
         seen[p.dataset][p.part] = true;
       }
@@ -263,8 +270,8 @@ private:
       case Step::Piece: {
         const TrialPiece p = plan_.trials[*gpu.trial].pieces[gpu.next_piece++];
         result_.gpu_inference_ms += gpu.step_inference_ms;
-        result_.pieces.push_back(EvalPieceRecord{p, *gpu.trial, engine_.now() - Duration{gpu.step_inference_ms},
-                                                 engine_.now()});
+        result_.pieces.push_back(
+            EvalPieceRecord{p, *gpu.trial, engine_.now() - Duration{gpu.step_inference_ms}, engine_.now()});
         if (++pieces_done_[p.dataset] == p.parts) {
           const Duration metric = suite_.datasets[p.dataset].metric;
           result_.metrics[p.dataset].start = engine_.now();

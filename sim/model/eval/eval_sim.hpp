@@ -64,10 +64,10 @@ struct EvalMetricRecord {
 
 struct EvalResult {
   int gpus = 0;
-  Duration makespan{};               // request start -> last metric computed
-  std::int64_t gpu_held_ms = 0;      // sum over trials of the time they held a GPU
-  std::int64_t gpu_inference_ms = 0; // of which running inference
-  std::int64_t load_wait_ms = 0;     // held from taking the GPU to the end of model init
+  Duration makespan{};                    // request start -> last metric computed
+  std::int64_t gpu_held_ms = 0;           // sum over trials of the time they held a GPU
+  std::int64_t gpu_inference_ms = 0;      // of which running inference
+  std::int64_t load_wait_ms = 0;          // held from taking the GPU to the end of model init
   std::vector<EvalTrialRecord> trials;    // by plan index
   std::vector<EvalPieceRecord> pieces;    // in completion order
   std::vector<EvalMetricRecord> metrics;  // by dataset
