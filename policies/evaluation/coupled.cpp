@@ -1,7 +1,8 @@
 // coupled: the pre-Acme baseline. One trial per dataset, submitted in suite order; each loads
 // the model from remote storage itself, runs inference and then computes its metrics while
 // still holding its GPU [Acme §6.2, Fig 13].
-#include "policies/factories.hpp"
+#include "sim/policy_api/evaluation.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

@@ -18,7 +18,8 @@
 #include <set>
 #include <utility>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/evaluation.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

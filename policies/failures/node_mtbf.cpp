@@ -17,7 +17,8 @@
 #include <tuple>
 #include <vector>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/failure_model.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

@@ -1,5 +1,6 @@
 // Failure model `none`: nodes never fail.
-#include "policies/factories.hpp"
+#include "sim/policy_api/failure_model.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

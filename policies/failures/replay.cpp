@@ -16,7 +16,8 @@
 #include <cmath>
 #include <vector>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/failure_model.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

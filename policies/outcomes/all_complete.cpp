@@ -1,7 +1,8 @@
 // Outcome model `all-complete`: the what-if "nothing fails, nobody cancels". Every job completes
 // after its recorded runtime (how long a failed or cancelled job would have run to completion is
 // not in the trace; its recorded runtime is kept: docs/failures.md).
-#include "policies/factories.hpp"
+#include "sim/policy_api/outcome.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

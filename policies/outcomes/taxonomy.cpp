@@ -36,7 +36,8 @@
 #include <utility>
 #include <vector>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/outcome.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

@@ -1,5 +1,6 @@
 // Outcome model `trace`: every job ends in its recorded state after its recorded runtime.
-#include "policies/factories.hpp"
+#include "sim/policy_api/outcome.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

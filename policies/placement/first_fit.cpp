@@ -1,7 +1,8 @@
 #include <vector>
 
-#include "policies/factories.hpp"
 #include "policies/placement/node_choice.hpp"
+#include "sim/policy_api/placement.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

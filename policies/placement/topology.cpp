@@ -1,8 +1,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "policies/factories.hpp"
 #include "policies/placement/node_choice.hpp"
+#include "sim/policy_api/placement.hpp"
+#include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim::policies {
 

@@ -7,8 +7,9 @@
 
 #include <boost/random/uniform_01.hpp>
 
-#include "policies/factories.hpp"
 #include "policies/recovery/common.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/recovery.hpp"
 
 namespace acmesim::policies {
 

@@ -1,8 +1,9 @@
 // Recovery `manual` (Acme before its fault-tolerant system [Acme §5, Fig 14]): covered jobs
 // checkpoint (synchronously by default); after a failure a person notices and restarts the job
 // from its last checkpoint, more slowly at night. Every failure is a manual intervention.
-#include "policies/factories.hpp"
 #include "policies/recovery/common.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/recovery.hpp"
 
 namespace acmesim::policies {
 

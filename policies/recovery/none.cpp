@@ -1,5 +1,6 @@
 // Recovery `none`: no job checkpoints; a node failure ends the jobs on it (NODE_FAIL).
-#include "policies/factories.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/recovery.hpp"
 
 namespace acmesim::policies {
 

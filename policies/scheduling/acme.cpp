@@ -6,8 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "policies/factories.hpp"
 #include "policies/scheduling/queue_tools.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

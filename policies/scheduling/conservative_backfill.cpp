@@ -3,9 +3,10 @@
 #include <utility>
 #include <vector>
 
-#include "policies/factories.hpp"
 #include "policies/scheduling/queue_tools.hpp"
 #include "policies/scheduling/runtime_estimate.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

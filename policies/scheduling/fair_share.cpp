@@ -5,7 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

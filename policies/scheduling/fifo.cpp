@@ -1,6 +1,7 @@
 #include <deque>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

@@ -3,9 +3,10 @@
 #include <tuple>
 #include <vector>
 
-#include "policies/factories.hpp"
 #include "policies/scheduling/duration_predictor.hpp"
 #include "policies/scheduling/queue_tools.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

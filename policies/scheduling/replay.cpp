@@ -2,7 +2,8 @@
 #include <queue>
 #include <vector>
 
-#include "policies/factories.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 

@@ -1,8 +1,9 @@
 #include <set>
 #include <tuple>
 
-#include "policies/factories.hpp"
 #include "policies/scheduling/queue_tools.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
 
 namespace acmesim::policies {
 
