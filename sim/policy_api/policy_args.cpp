@@ -267,10 +267,10 @@ void PolicyArgs::reject_unread() const {
   for (const ParamInfo& p : read_) known.insert(p.key);
   for (const ParamEntry& entry : params_.entries) {
     if (entry.key == "name" || known.count(entry.key)) continue;
-    throw InputError(fmt::format(
-        "{}: {} '{}': unknown key '{}' (known: {})", entry.key_place.empty() ? where_ : entry.key_place, slot_, name_,
-        entry.key,
-        known.empty() ? std::string("none, it takes no parameters") : fmt::format("{}", fmt::join(known, ", "))));
+    throw input_error(entry.key_place.empty() ? where_ : entry.key_place, fmt::format("{} '{}'", slot_, name_),
+                      known.empty() ? std::string("no key (it takes no parameters)")
+                                    : fmt::format("a known key ({})", fmt::join(known, ", ")),
+                      entry.key);
   }
 }
 

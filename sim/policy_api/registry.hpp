@@ -41,7 +41,7 @@ class Registry {
         return policy;
       }
     }
-    throw InputError(fmt::format("{}: {}: unknown policy '{}' (known: {})", args.where(), slot_, args.name(), names()));
+    throw input_error(args.where(), slot_, fmt::format("a known policy ({})", names()), args.name());
   }
 
   /// Every parameter of the policy `name` (none if there is no such policy): it is built from

@@ -51,14 +51,14 @@ TEST_CASE("an unknown top-level key is an error naming the valid keys and its pl
 
 TEST_CASE("an unknown policy name lists the known ones") {
   CHECK(error_of(kBase + "scheduler: fifoo\n") ==
-        "dir/x.yaml:3:12: scheduler: unknown policy 'fifoo' (known: acme, "
+        "dir/x.yaml:3:12: scheduler: expected a known policy (acme, "
         "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
-        "replay, sjf, srtf)");
+        "replay, sjf, srtf), found 'fifoo'");
 }
 
 TEST_CASE("a parameter no policy reads is an error") {
   CHECK(error_of(kBase + "scheduler:\n  name: fifo\n  depth: 3\n") ==
-        "dir/x.yaml:5:3: scheduler 'fifo': unknown key 'depth' (known: none, it takes no parameters)");
+        "dir/x.yaml:5:3: scheduler 'fifo': expected no key (it takes no parameters), found 'depth'");
 }
 
 TEST_CASE("a cluster value of the wrong form names the key, the expectation and the value") {

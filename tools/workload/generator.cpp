@@ -83,7 +83,7 @@ std::string base36_id(Rng& rng) {
 }  // namespace
 
 Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& options) {
-  if (!(options.load > 0)) throw InputError(fmt::format("--load: expected a number > 0, found {}", options.load));
+  if (!(options.load > 0)) throw input_error("command line", "--load", "a number > 0", fmt::format("{}", options.load));
   if (options.days && options.jobs && options.load != 1.0) {
     throw InputError("--days, --jobs and --load together over-determine the trace: give at most two of them");
   }
@@ -97,7 +97,7 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     if (options.days) days = *options.days;
     total = static_cast<std::uint64_t>(std::llround(rate_per_day * days));
   }
-  if (!(days > 0)) throw InputError(fmt::format("--days: expected a number > 0, found {}", days));
+  if (!(days > 0)) throw input_error("command line", "--days", "a number > 0", fmt::format("{}", days));
   const auto span_s = std::max<std::int64_t>(1, std::llround(days * 86400.0));
   const std::int64_t hours = std::max<std::int64_t>(1, (span_s + 3599) / 3600);
 
