@@ -6,10 +6,15 @@
 ///     submit_time,start_time,end_time,duration,queue,gpu_time
 ///   Kalos (trace_kalos.csv, 17 columns): Seren's, with mem_per_pod_GB and shared_mem_per_pod
 ///     after cpu_num and fail_time and stop_time after end_time.
+#include <fmt/format.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
+
+#include "sim/model/job.hpp"
 
 namespace acmesim {
 
@@ -102,6 +107,39 @@ void append_acme_row(Out& out, TraceSchema schema, Cell&& cell) {
     if (!first) out.push_back(',');
     first = false;
     cell(info.column, out);
+  }
+}
+
+/// The cells that say what a job asked for (job_id, user, node_num, gpu_num, cpu_num,
+/// mem_per_pod_GB, type): written the same way by every file that has them. Returns false, and
+/// writes nothing, for any other column.
+template <class Out>
+bool append_request_cell(Out& cell, AcmeColumn column, const JobSpec& job, const std::string& user) {
+  const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+  switch (column) {
+    case kJobId:
+      put(job.trace_id);
+      return true;
+    case kUser:
+      put(user);
+      return true;
+    case kNodeNum:
+      put(job.demand.nodes);
+      return true;
+    case kGpuNum:
+      put(job.demand.gpus);
+      return true;
+    case kCpuNum:
+      put(job.demand.cpus);
+      return true;
+    case kMemPerPod:
+      put(job.demand.mem_gib_per_node);
+      return true;
+    case kType:
+      put(name(job.type));
+      return true;
+    default:
+      return false;
   }
 }
 

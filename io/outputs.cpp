@@ -70,25 +70,8 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
     // A job that never ran keeps its recorded state and has no start, end, duration, queue or GPU time.
     append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, fmt::memory_buffer& cell) {
       const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+      if (append_request_cell(cell, column, spec, trace.user_name(spec.user))) return;
       switch (column) {
-        case kJobId:
-          put(spec.trace_id);
-          break;
-        case kUser:
-          put(trace.user_name(spec.user));
-          break;
-        case kNodeNum:
-          put(spec.demand.nodes);
-          break;
-        case kGpuNum:
-          put(spec.demand.gpus);
-          break;
-        case kCpuNum:
-          put(spec.demand.cpus);
-          break;
-        case kType:
-          put(name(spec.type));
-          break;
         case kState:
           put(name(ran ? s.state : spec.recorded_state));
           break;

@@ -41,30 +41,10 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     const auto time = [&](std::string& cell, SimTime t) { writer.append(cell, t.time_since_epoch().count()); };
     append_acme_row(buffer, schema, [&](AcmeColumn column, std::string& cell) {
       const auto number = [&](auto value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+      if (append_request_cell(cell, column, job, trace.user_name(job.user))) return;
       switch (column) {
-        case kJobId:
-          cell += job.trace_id;
-          break;
-        case kUser:
-          cell += trace.user_name(job.user);
-          break;
-        case kNodeNum:
-          number(job.demand.nodes);
-          break;
-        case kGpuNum:
-          number(job.demand.gpus);
-          break;
-        case kCpuNum:
-          number(job.demand.cpus);
-          break;
-        case kMemPerPod:
-          number(job.demand.mem_gib_per_node);
-          break;
         case kSharedMem:
           fmt::format_to(std::back_inserter(cell), "{:.1f}", job.demand.cpu_only() ? 0.0 : shared_mem_gb);
-          break;
-        case kType:
-          cell += name(job.type);
           break;
         case kState:
           cell += name(job.recorded_state);
@@ -96,8 +76,8 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
           number(duration * job.demand.gpus);
           cell += ".0";
           break;
-        case kAcmeColumnCount:
-          break;
+        default:
+          break;  // the request columns, written above
       }
     });
     buffer.push_back('\n');
