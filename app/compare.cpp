@@ -34,7 +34,7 @@ void add_compare(CLI::App& app, Context& context) {
   cmd->add_option("-j,--threads", args->threads,
                   "Worker threads (default: one per hardware thread); results do not depend on it");
   cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
-  cmd->callback([args, &context] { context.exit_code = compare_command(*args, context.catalog); });
+  cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog); });
 }
 
 }  // namespace acmesim::app

@@ -118,7 +118,7 @@ std::string compare_pretty(const std::vector<CompareOutcome>& outcomes) {
   return out;
 }
 
-int compare_command(const CompareArgs& args, const Catalog& catalog) {
+int run_compare(const CompareArgs& args, const Catalog& catalog) {
   const Scenario scenario = load_scenario(args.scenario, args.sets, std::filesystem::current_path().string());
   std::vector<std::string> schedulers = args.schedulers;
   std::vector<std::string> placements = args.placements;

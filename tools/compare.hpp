@@ -50,6 +50,6 @@ struct CompareArgs {
 
 /// The subcommand: reads the scenario and trace once, runs, prints, writes DIR/compare.csv and
 /// DIR/compare.txt. Returns the exit code.
-int compare_command(const CompareArgs& args, const Catalog& catalog);
+int run_compare(const CompareArgs& args, const Catalog& catalog);
 
 }  // namespace acmesim

@@ -62,12 +62,14 @@ double EvalBenchRow::mean_speedup() const {
 }
 
 std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite& suite, const Catalog& catalog) {
-  if (!(args.model_gb > 0)) throw input_error("command line", "--model-gb", "a size in GB > 0", fmt::format("{}", args.model_gb));
+  if (!(args.model_gb > 0))
+    throw input_error("command line", "--model-gb", "a size in GB > 0", fmt::format("{}", args.model_gb));
   if (!(args.nic_gbps > 0) || !(args.pcie_gbs > 0)) {
     throw input_error("command line", "--nic-gbps, --pcie-gbs", "bandwidths > 0",
                       fmt::format("{} and {}", args.nic_gbps, args.pcie_gbs));
   }
-  if (args.noise_sigma < 0) throw input_error("command line", "--noise", "a sigma >= 0", fmt::format("{}", args.noise_sigma));
+  if (args.noise_sigma < 0)
+    throw input_error("command line", "--noise", "a sigma >= 0", fmt::format("{}", args.noise_sigma));
   if (args.runs < 1) throw input_error("command line", "--runs", "a whole number >= 1", fmt::format("{}", args.runs));
   EvalRequest request;
   request.checkpoint_bytes = static_cast<std::int64_t>(std::llround(args.model_gb * 1e9));

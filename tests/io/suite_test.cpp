@@ -49,5 +49,6 @@ TEST_CASE("the evaluation slot lists coupled and decoupled and rejects an unknow
   const Catalog catalog = builtin_catalog();
   CHECK(catalog.evaluations.names() == "coupled, decoupled");
   const PolicyArgs typo = policy_from_text("evaluation", "{name: decoupled, elastc: false}", "x.yaml", 1);
-  CHECK_THROWS_WITH(catalog.evaluations.make(typo), Catch::Contains("expected a known key") && Catch::Contains("found 'elastc'"));
+  CHECK_THROWS_WITH(catalog.evaluations.make(typo),
+                    Catch::Contains("expected a known key") && Catch::Contains("found 'elastc'"));
 }
