@@ -38,8 +38,8 @@ class RowParser {
   bool present(AcmeColumn c) const { return cells_[c] != nullptr; }
 
   [[noreturn]] void fail(AcmeColumn c, std::string_view expected) const {
-    throw BadField{fmt::format("{}:{}: column '{}': expected {}, found '{}'", file_, line_, kAcmeColumns[c].name,
-                               expected, text(c))};
+    throw BadField{
+        input_error(place(file_, line_), fmt::format("column '{}'", kAcmeColumns[c].name), expected, text(c)).what()};
   }
 
   std::string_view nonempty(AcmeColumn c) const {

@@ -1,6 +1,7 @@
 #pragma once
 // Small builders shared by the tests.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,14 @@ namespace acmesim::testing {
 
 /// The source tree, for the bundled configs and traces.
 inline const std::string kSource = ACMESIM_SOURCE_DIR;
+
+/// A folder of this test process's own under the temp directory (created if missing): ctest runs
+/// test cases in parallel processes, and fixed /tmp paths would collide.
+inline std::filesystem::path scratch_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("acmesim-test-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 /// The whole file as bytes ("" if it cannot be read).
 inline std::string slurp(const std::filesystem::path& path) {

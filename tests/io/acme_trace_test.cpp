@@ -11,6 +11,7 @@
 #include "io/acme_trace.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support.hpp"
 
 using namespace acmesim;
 
@@ -229,7 +230,7 @@ TEST_CASE("a job that never started reads with no start and a zero runtime") {
 }
 
 TEST_CASE("a gzip-compressed trace reads like the plain one") {
-  const auto dir = std::filesystem::temp_directory_path() / "acmesim_trace_test";
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_trace_test";
   std::filesystem::create_directories(dir);
   const auto plain = dir / "seren.csv";
   const auto gz = dir / "seren.csv.gz";

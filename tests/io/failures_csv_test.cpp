@@ -9,13 +9,14 @@
 
 #include "io/failures_csv.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support.hpp"
 
 using namespace acmesim;
 
 namespace {
 
 std::string write_file(const std::string& name, const std::string& text, bool gzip = false) {
-  const std::string path = (std::filesystem::temp_directory_path() / name).string();
+  const std::string path = (acmesim::testing::scratch_dir() / name).string();
   std::ofstream file(path, std::ios::binary);
   boost::iostreams::filtering_ostream out;
   if (gzip) out.push(boost::iostreams::gzip_compressor());

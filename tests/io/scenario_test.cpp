@@ -6,6 +6,7 @@
 
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
+#include "tests/support.hpp"
 
 using namespace acmesim;
 
@@ -102,7 +103,7 @@ TEST_CASE("a list or mapping used as a key is an InputError naming file, line an
             .rfind("dir/x.yaml:2:23: cluster: expected a plain key", 0) == 0);
   CHECK(error_of(kBase + "scheduler: {name: fifo, ? [a] : 1}\n")
             .rfind("dir/x.yaml:3:27: scheduler: expected a plain key", 0) == 0);
-  const auto path = std::filesystem::temp_directory_path() / "acmesim_nonscalar_key.yaml";
+  const auto path = acmesim::testing::scratch_dir() / "acmesim_nonscalar_key.yaml";
   std::ofstream(path) << kBase << "? [a, b] : 1\n";
   CHECK_THROWS_MATCHES(load_scenario(path.string()), InputError,
                        Catch::Message(path.string() + ":3:3: scenario: expected a plain key (a name or a number, not a "

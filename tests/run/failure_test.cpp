@@ -27,7 +27,7 @@ PolicyArgs args(const std::string& slot, const std::string& name, const std::str
 
 /// Writes a node-event CSV and returns its path.
 std::string events_file(const std::string& name, const std::string& rows) {
-  const auto path = std::filesystem::temp_directory_path() / ("acmesim_" + name + ".csv");
+  const auto path = acmesim::testing::scratch_dir() / ("acmesim_" + name + ".csv");
   std::ofstream(path) << "time_s,node,event,reason\n" << rows;
   return path.string();
 }
@@ -267,7 +267,7 @@ TEST_CASE("the failure breakdown read back from jobs.csv equals the run's own") 
   const Trace trace = read_acme_trace(scenario.trace_path);
   Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, builtin_catalog())};
   const RunResult r = sim.run();
-  const auto dir = std::filesystem::temp_directory_path() / "acmesim_breakdown";
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_breakdown";
   std::filesystem::create_directories(dir);
   write_jobs_csv((dir / "jobs.csv").string(), trace, r, JobsCsvColumns::WithExtras);
   FailureBreakdown back;

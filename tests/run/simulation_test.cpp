@@ -97,7 +97,7 @@ TEST_CASE("replay of the bundled trace reproduces its recorded start times") {
 }
 
 TEST_CASE("two runs of the default scenario write byte-identical outputs") {
-  const auto base = std::filesystem::temp_directory_path() / "acmesim_determinism";
+  const auto base = acmesim::testing::scratch_dir() / "acmesim_determinism";
   const Outputs a = run_scenario(kSource + "/configs/default.yaml", (base / "a").string());
   const Outputs b = run_scenario(kSource + "/configs/default.yaml", (base / "b").string());
   CHECK(a.jobs == b.jobs);
@@ -111,7 +111,7 @@ TEST_CASE("two runs of the default scenario write byte-identical outputs") {
 }
 
 TEST_CASE("jobs.csv reads back through the trace reader with the simulated times") {
-  const auto dir = std::filesystem::temp_directory_path() / "acmesim_roundtrip";
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_roundtrip";
   run_scenario(kSource + "/configs/default.yaml", dir.string());
   const Trace original = read_acme_trace(load_scenario(kSource + "/configs/default.yaml").trace_path);
   const Trace back = read_acme_trace((dir / "jobs.csv").string());

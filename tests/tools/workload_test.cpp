@@ -27,7 +27,7 @@ std::string synth_to_file(const std::string& name, std::uint64_t jobs, std::uint
   const WorkloadProfile p = profile(name);
   Trace trace = generate_submissions(p, SynthOptions{std::nullopt, jobs, 1.0, seed});
   schedule_submissions(trace, p, builtin_catalog(), seed);
-  const auto path = std::filesystem::temp_directory_path() / file;
+  const auto path = acmesim::testing::scratch_dir() / file;
   write_acme_trace(path.string(), trace, p);
   return path.string();
 }
@@ -59,7 +59,7 @@ TEST_CASE("a generated trace reads back through the trace reader with the same j
     const WorkloadProfile p = profile(name);
     Trace trace = generate_submissions(p, SynthOptions{std::nullopt, 2000, 1.0, 3});
     schedule_submissions(trace, p, builtin_catalog(), 3);
-    const auto path = (std::filesystem::temp_directory_path() / ("acmesim_roundtrip_" + name + ".csv")).string();
+    const auto path = (acmesim::testing::scratch_dir() / ("acmesim_roundtrip_" + name + ".csv")).string();
     write_acme_trace(path, trace, p);
     const Trace back = read_acme_trace(path);
     CHECK(back.schema == p.schema);
@@ -236,7 +236,7 @@ TEST_CASE("a profile or reference with an unknown key is an error naming file, l
                          good.substr(good.find("    share: 64.9") + std::string("    share: 64.9").size());
   CHECK_THROWS_WITH(parse_profile("p.yaml", bad_share),
                     Catch::Contains("gpu_types.Eval.share: expected a number >= 0, found '-1'"));
-  const auto path = (std::filesystem::temp_directory_path() / "acmesim_bad_reference.yaml").string();
+  const auto path = (acmesim::testing::scratch_dir() / "acmesim_bad_reference.yaml").string();
   std::ofstream(path) << "name: x\nmetrics:\n  Eval:\n    duration_cdf_typo: 3\n";
   CHECK_THROWS_WITH(
       load_reference(path, trace_stat_keys()),
