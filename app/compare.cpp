@@ -30,6 +30,7 @@ void add_compare(CLI::App& app, Context& context) {
                   "Directory for compare.csv and compare.txt (default: out/<scenario name>-compare)");
   cmd->add_option("--set", args->sets, "Override a scenario key, as for `run`")
       ->expected(1)
+      ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("-j,--threads", args->threads,
                   "Worker threads (default: one per hardware thread); results do not depend on it");

@@ -92,6 +92,7 @@ void add_run(CLI::App& app, Context& context) {
                   "Override a scenario key, e.g. --set cluster.nodes=300 --set scheduler=replay "
                   "--set trace=x.csv (paths given here are relative to the working directory)")
       ->expected(1)
+      ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--seed", args->seed, "Seed of every random stream (overrides the scenario's)");
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows,

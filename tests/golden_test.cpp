@@ -68,15 +68,10 @@ std::string without_source_dir(std::string text) {
   return text;
 }
 
-/// Runs the acmesim binary with `args` (a shell word list), stdout to `dir`/stdout.txt.
+/// Runs the acmesim binary in a fresh folder; the run must succeed.
 fs::path run_acmesim(const std::string& case_name, const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("acmesim-golden-{}-{}", case_name, ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string command =
-      fmt::format("cd '{}' && '{}' {} > stdout.txt 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
-  INFO(command);
-  REQUIRE(std::system(command.c_str()) == 0);
+  const auto [dir, exit_code] = acmesim::testing::run_command(case_name, args);
+  REQUIRE(exit_code == 0);
   return dir;
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // Small builders shared by the tests.
 #include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/policy_yaml.hpp"
@@ -26,6 +29,18 @@ inline std::filesystem::path scratch_dir() {
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("acmesim-test-{}", ::getpid());
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+/// Runs the acmesim binary with `args` (a shell word list) in a fresh folder of its own, stdout
+/// to stdout.txt and stderr to stderr.txt there; returns the folder and the exit code.
+inline std::pair<std::filesystem::path, int> run_command(const std::string& case_name, const std::string& args) {
+  const auto dir = scratch_dir() / case_name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string command =
+      fmt::format("cd '{}' && '{}' {} > stdout.txt 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
+  const int status = std::system(command.c_str());
+  return {dir, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 /// The whole file as bytes ("" if it cannot be read).
