@@ -13,9 +13,7 @@ namespace {
 /// made by an override and has no mark).
 std::string place_of(const std::string& path, const YAML::Node& node, const YamlOrigin& origin,
                      const std::string& unmarked) {
-  for (const std::string& o : origin.overridden) {
-    if (o == path || path.rfind(o + ".", 0) == 0) return fmt::format("--set {}", o);
-  }
+  if (auto overridden = yaml::overridden_place(origin.overridden, path)) return *overridden;
   const YAML::Mark mark = node.Mark();
   if (mark.line < 0) return unmarked;
   return place(origin.file, mark.line + 1, mark.column + 1);

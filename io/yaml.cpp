@@ -31,9 +31,7 @@ Node::Node(std::string file, YAML::Node root, std::string what, std::vector<std:
       node_{std::move(root)} {}
 
 std::string Node::place() const {
-  for (const std::string& key : source_->overridden) {
-    if (!key_path_.empty() && (key_path_ == key || key_path_.rfind(key + ".", 0) == 0)) return "--set " + key;
-  }
+  if (auto overridden = overridden_place(source_->overridden, key_path_)) return *overridden;
   const YAML::Mark mark = node_.Mark();
   return acmesim::place(source_->file, mark.line + 1, mark.column + 1);
 }
@@ -107,6 +105,16 @@ std::string Node::dump() const {
   } catch (const YAML::Exception&) {
     return "?";  // an emitter failure must not hide the error being reported
   }
+}
+
+std::optional<std::string> overridden_place(const std::vector<std::string>& overridden, const std::string& key_path) {
+  for (const std::string& key : overridden) {
+    if (key.empty() || key_path.rfind(key, 0) != 0) continue;
+    if (key_path.size() == key.size() || key_path[key.size()] == '.' || key_path[key.size()] == '[') {
+      return "--set " + key;
+    }
+  }
+  return std::nullopt;
 }
 
 YAML::Node load(const std::string& file, const std::string& text) {

@@ -166,6 +166,10 @@ struct Entry {
   const std::string& name() const { return key.raw().Scalar(); }
 };
 
+/// "--set KEY" when `key_path` is a key of `overridden` or lies under one ("KEY.x", "KEY[0]"):
+/// where a value replaced on the command line is reported. nullopt otherwise.
+std::optional<std::string> overridden_place(const std::vector<std::string>& overridden, const std::string& key_path);
+
 /// Parses YAML text: a document that is not YAML is an InputError at its file:line:column.
 /// An empty document is a null node.
 Node parse_text(const std::string& file, const std::string& text, const std::string& what,
