@@ -36,7 +36,7 @@ ClosedAttempt Attempts::close(JobId id, JobStatus& status, int gpus_of_job, SimT
   status.overhead_gpu_ms += gpus * overhead.count();
   status.checkpoint_gpu_ms += gpus * s.stall.count();
   status.attempt_work = s.work;
-  return ClosedAttempt{s, gpus * overhead.count()};
+  return ClosedAttempt{s, gpus * held.count(), gpus * overhead.count()};
 }
 
 void Attempts::check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms) {

@@ -18,6 +18,7 @@ namespace acmesim {
 /// What closing an attempt booked on the job, for the run's loss accounting.
 struct ClosedAttempt {
   AttemptSplit split;                // work, stall and durably kept work of the attempt
+  std::int64_t held_gpu_ms = 0;      // GPU time the attempt held (Table 3's "GPU time" of a failure)
   std::int64_t overhead_gpu_ms = 0;  // GPU time of the restart overhead it paid
 };
 

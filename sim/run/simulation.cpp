@@ -185,9 +185,7 @@ void Simulation::on(const JobSubmitted& e) {
 void Simulation::on(const JobEnded& e) {
   JobStatus& status = jobs_.status(e.job);
   if (status.phase != JobPhase::Running || status.attempt != e.attempt) return;  // stale
-  const std::int64_t attempt_gpu_ms =
-      std::int64_t{jobs_.spec(e.job).demand.gpus} * (engine_.now() - status.attempt_started).count();
-  close_attempt(e.job);
+  const std::int64_t attempt_gpu_ms = close_attempt(e.job).held_gpu_ms;
   jobs_.set_phase(e.job, JobPhase::Ended);
   status.ended = engine_.now();
   // status.state was decided at submission. A failed end is a failure too (Table 3 counts it).
@@ -211,7 +209,7 @@ void Simulation::on(const JobRequeued& e) {
   request_pass(engine_.now());
 }
 
-AttemptSplit Simulation::close_attempt(JobId id) {
+ClosedAttempt Simulation::close_attempt(JobId id) {
   JobStatus& status = jobs_.status(id);
   recorder_.lend(cluster_, engine_.now());
   running_jobs_.erase(RunningJob{advertised_end(id), id});
@@ -228,7 +226,7 @@ AttemptSplit Simulation::close_attempt(JobId id) {
     recorder_.lost(status.last_failure, closed.overhead_gpu_ms);
     status.last_failure = FailureReason::None;
   }
-  return closed.split;
+  return closed;
 }
 
 void Simulation::interrupt(JobId id, const Interruption& how) {
@@ -238,8 +236,9 @@ void Simulation::interrupt(JobId id, const Interruption& how) {
     throw SimulationError(
         fmt::format("job {} (line {}) was interrupted while not running", spec.trace_id, spec.source_line));
   }
-  const std::int64_t attempt_gpu_ms = std::int64_t{spec.demand.gpus} * (engine_.now() - status.attempt_started).count();
-  const Duration progress = close_attempt(id).work;
+  const ClosedAttempt closed = close_attempt(id);
+  const std::int64_t attempt_gpu_ms = closed.held_gpu_ms;
+  const Duration progress = closed.split.work;
   const Duration kept = std::min(progress, how.keep_at_most);
   const std::int64_t lost = std::int64_t{spec.demand.gpus} * (progress - kept).count();
   status.done += kept;
@@ -378,8 +377,9 @@ void Simulation::on(const NodeRepaired& e) {
 void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
   const JobSpec& spec = jobs_.spec(id);
   JobStatus& status = jobs_.status(id);
-  const std::int64_t attempt_gpu_ms = std::int64_t{spec.demand.gpus} * (engine_.now() - status.attempt_started).count();
-  const AttemptSplit split = close_attempt(id);
+  const ClosedAttempt closed = close_attempt(id);
+  const std::int64_t attempt_gpu_ms = closed.held_gpu_ms;
+  const AttemptSplit& split = closed.split;
   // The job did less than it would have: what it did is its work now (conservation stays exact).
   status.work = status.done + split.work;
   jobs_.set_phase(id, JobPhase::Ended);

@@ -78,7 +78,7 @@ class Simulation {
   /// Takes a running job off its resources; see Interruption. O(nodes of the job + log n).
   void interrupt(JobId id, const Interruption& how);
   /// Frees the job's resources and closes its current attempt's books.
-  AttemptSplit close_attempt(JobId id);
+  ClosedAttempt close_attempt(JobId id);
   /// End of the current attempt of a running job if nothing interrupts it (the engine's truth).
   SimTime expected_end(JobId id) const;
   /// The same for the recorded duration: what the scheduler's RunningJobs are ordered by.
