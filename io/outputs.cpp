@@ -112,7 +112,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
       append_seconds(out, s.recovery_wait.count());
       const std::int64_t wall = (*s.ended - *s.started).count();
       fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
-                     wall > 0 ? static_cast<double>(s.work.count()) / static_cast<double>(wall) : 1.0);
+                     wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0);
       fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
     } else if (extras) {
       fmt::format_to(
@@ -175,7 +175,9 @@ Json group_json(const GroupStats& g) {
                         {"overhead_gpu_hours", round_to(static_cast<double>(g.overhead_gpu_ms) / 3.6e6, 1e-3)},
                         {"checkpoint_gpu_hours", round_to(static_cast<double>(g.checkpoint_gpu_ms) / 3.6e6, 1e-3)},
                         {"manual_interventions", g.manual_interventions},
-                        {"jobs_with_failures", g.jobs_with_failures}};
+                        {"jobs_with_failures", g.jobs_with_failures},
+                        {"jobs_killed", g.killed},
+                        {"killed_gpu_hours", round_to(static_cast<double>(g.killed_gpu_ms) / 3.6e6, 1e-3)}};
   j["ettr"] = round_to(g.ettr(), 1e-6);
   return j;
 }
@@ -230,11 +232,34 @@ Json failures_json(const Scenario& scenario, const RunResult& result, const RunS
   j["node_availability"] = round_to(summary.failures.node_availability, 1e-6);
   j["down_node_hours"] = hours(result.down_node_ms);
   j["jobs_killed"] = result.jobs_killed;
+  j["killed_gpu_hours"] = hours(summary.overall.killed_gpu_ms);
+  const FailureSummary& f = summary.failures;
+  j["rates_per_1000_node_days"] = {
+      {"configured",
+       {{"hardware", round_to(1000.0 * result.configured_rates.hardware_per_node_day, 1e-6)},
+        {"transient", round_to(1000.0 * result.configured_rates.transient_per_node_day, 1e-6)}}},
+      {"observed",
+       {{"hardware", round_to(f.hardware_per_1000_node_days, 1e-6)},
+        {"transient", round_to(f.transient_per_1000_node_days, 1e-6)}}},
+      {"node_days", round_to(f.node_days, 1e-3)}};
+  Json buckets = Json::array();
+  for (const SizeBucketFailures& b : f.by_size) {
+    if (b.jobs == 0) continue;
+    buckets.push_back(
+        {{"gpus", b.max_gpus > 0 ? fmt::format("{}-{}", b.min_gpus, b.max_gpus) : fmt::format("{}+", b.min_gpus)},
+         {"jobs", b.jobs},
+         {"failures", b.failures},
+         {"running_hours", round_to(static_cast<double>(b.running_ms) / 3.6e6, 1e-3)},
+         {"mtbi_hours", round_to(b.mtbi_hours(), 1e-3)}});
+  }
+  j["mtbi_by_gpus"] = buckets;
   j["manual_interventions"] = summary.overall.manual_interventions;
   const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
   j["pretrain"] = {{"jobs", pre.jobs},
                    {"ettr", round_to(pre.ettr(), 1e-6)},
                    {"failures", pre.failures},
+                   {"jobs_killed", pre.killed},
+                   {"killed_gpu_hours", hours(pre.killed_gpu_ms)},
                    {"manual_interventions", pre.manual_interventions},
                    {"lost_gpu_hours", hours(pre.lost_gpu_ms + pre.overhead_gpu_ms)},
                    {"recovery_wait_gpu_hours", hours(pre.recovery_wait_gpu_ms)},
@@ -380,14 +405,14 @@ std::string summary_table(const Scenario& scenario, const Trace& trace, const Ru
     const double g = static_cast<double>(b.total_gpu_ms());
     out += fmt::format(
         "\nfailures {} (infrastructure {:.1f}% of them, {:.1f}% of their GPU time) | node failures {} | node "
-        "availability {:.2f}% | jobs killed {} | manual interventions {}\nGPU-hours lost {:.0f} | checkpoint "
-        "GPU-hours {:.0f} | pretrain ETTR {:.3f}",
+        "availability {:.2f}% | jobs killed {} ({:.0f} GPU-hours lost with them) | manual interventions {}\nGPU-hours "
+        "lost {:.0f} | checkpoint GPU-hours {:.0f} | pretrain ETTR {:.3f} (killed jobs included)",
         b.total_count(),
         n > 0 ? 100.0 * static_cast<double>(b.category_count(FailureCategory::Infrastructure)) / n : 0.0,
         g > 0 ? 100.0 * static_cast<double>(b.category_gpu_ms(FailureCategory::Infrastructure)) / g : 0.0,
         result.node_failures, 100.0 * summary.failures.node_availability, result.jobs_killed,
-        summary.overall.manual_interventions, static_cast<double>(lost) / 3.6e6,
-        static_cast<double>(summary.overall.checkpoint_gpu_ms) / 3.6e6, pre.ettr());
+        static_cast<double>(summary.overall.killed_gpu_ms) / 3.6e6, summary.overall.manual_interventions,
+        static_cast<double>(lost) / 3.6e6, static_cast<double>(summary.overall.checkpoint_gpu_ms) / 3.6e6, pre.ettr());
   }
   out += fmt::format("\n{} events in {:.2f}s ({:.2f}M events/s) | fingerprint {}\n", result.events, result.wall_seconds,
                      result.wall_seconds > 0 ? static_cast<double>(result.events) / result.wall_seconds / 1e6 : 0.0,

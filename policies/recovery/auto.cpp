@@ -18,7 +18,7 @@ namespace {
 class AutoRecovery final : public RecoveryPolicy {
  public:
   explicit AutoRecovery(const PolicyArgs& args)
-      : checkpoints_{args, true},
+      : checkpoints_{args},
         person_{args},
         rng_{args.rng()},
         // [ByteRobust; est]: an explicit error is detected in ~30 s.

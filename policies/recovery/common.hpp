@@ -10,22 +10,34 @@
 
 namespace acmesim::policies {
 
-/// Checkpoint size, stall, persist and restart-load times (docs/failures.md "Checkpoint stalls").
+/// Checkpoint size, stall, persist and restart-load times from the model size, the job's node
+/// count and bandwidths (docs/failures.md "Checkpoint stalls"). Every figure is O(1) per job.
 class CheckpointModel {
  public:
-  /// `default_async`: the policy's default mode (manual: sync, the pre-FT practice; auto: async).
-  CheckpointModel(const PolicyArgs& args, bool default_async);
+  explicit CheckpointModel(const PolicyArgs& args);
   bool covers(const JobSpec& job) const { return types_.count(job.type) > 0; }
   CheckpointPlan plan(const JobSpec& job) const;
   /// Initialisation plus loading the checkpoint, paid at each restart.
   Duration restart_overhead(const JobSpec& job) const;
   double size_gb(const JobSpec& job) const;
+  /// GB/s the job writes to (and reads from) storage: its nodes' storage NICs, capped by what
+  /// the storage back end gives one job.
+  double storage_gbps(const JobSpec& job) const;
+  /// Seconds training stops per checkpoint (sync: the save; async: the snapshot to host memory).
+  double stall_s(const JobSpec& job) const;
+  /// Progress between checkpoints: fixed, or Young's / Daly's optimum for the job's size.
+  Duration interval(const JobSpec& job) const;
 
  private:
+  enum class Rule { Fixed, Young, Daly };
   std::set<JobType> types_;
-  Duration interval_;
+  Duration fixed_interval_;
+  Rule rule_ = Rule::Fixed;
+  double interruptions_per_node_day_;
   bool async_;
-  double gb_per_gpu_, fixed_gb_, storage_gbps_, async_fixed_s_, host_copy_gbps_per_gpu_, init_s_, load_gbps_;
+  bool restore_from_memory_;
+  double model_b_, params_b_per_gpu_, bytes_per_param_, fixed_gb_;
+  double storage_gbps_, node_storage_gbps_, snapshot_s_, pcie_gbps_, peer_gbps_, init_s_;
 };
 
 /// The on-call person: detection, then a response delay drawn log-normal, longer at night.

@@ -11,7 +11,7 @@ namespace {
 
 class ManualRecovery final : public RecoveryPolicy {
  public:
-  explicit ManualRecovery(const PolicyArgs& args) : checkpoints_{args, false}, person_{args}, rng_{args.rng()} {}
+  explicit ManualRecovery(const PolicyArgs& args) : checkpoints_{args}, person_{args}, rng_{args.rng()} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }
   CheckpointPlan checkpointing(const JobSpec& job) const override { return checkpoints_.plan(job); }
   RecoveryPlan recover(const JobSpec& job, const FailureContext& failure) override {

@@ -28,12 +28,21 @@ Quantiles quantiles(std::vector<std::int64_t> ms) {
   return q;
 }
 
+double SizeBucketFailures::mtbi_hours() const {
+  return failures > 0 ? static_cast<double>(running_ms) / 3.6e6 / static_cast<double>(failures) : 0.0;
+}
+
 std::int64_t GroupStats::gpu_ms() const {
   return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0});
 }
 
 RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus) {
   RunSummary summary;
+  constexpr std::array<int, kSizeBucketCount> kBucketMax{8, 64, 256, 1024, 4096, 0};
+  for (std::size_t b = 0; b < kSizeBucketCount; ++b) {
+    summary.failures.by_size[b].min_gpus = b == 0 ? 1 : kBucketMax[b - 1] + 1;
+    summary.failures.by_size[b].max_gpus = kBucketMax[b];
+  }
   std::vector<std::int64_t> queue_all, jct_all;
   std::array<std::vector<std::int64_t>, kJobTypeCount> queue_by, jct_by;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -43,6 +52,10 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     const auto t = static_cast<std::size_t>(spec.type);
     const std::int64_t queue = (*s.started - spec.submitted).count();
     const std::int64_t jct = (*s.ended - spec.submitted).count();
+    // A job a node failure killed lost its last attempt: only what it checkpointed before counts.
+    const bool killed = s.state == FinalState::NodeFail;
+    const std::int64_t useful_ms = s.useful_work().count();
+    const std::int64_t killed_gpu_ms = killed && !s.failure_log.empty() ? s.failure_log.back().attempt_gpu_ms : 0;
     for (GroupStats* g : {&summary.overall, &summary.by_type[t]}) {
       ++g->jobs;
       if (!spec.demand.cpu_only()) ++g->gpu_jobs;
@@ -55,8 +68,18 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       g->manual_interventions += s.manual_interventions;
       g->jobs_with_failures += s.failure_log.empty() ? 0U : 1U;
       g->recovery_wait_gpu_ms += std::int64_t{spec.demand.gpus} * s.recovery_wait.count();
-      g->work_ms += s.work.count();
+      g->killed += killed ? 1U : 0U;
+      g->killed_gpu_ms += killed_gpu_ms;
+      g->work_ms += useful_ms;
       g->wall_ms += (*s.ended - *s.started).count();
+    }
+    if (!spec.demand.cpu_only()) {
+      std::size_t b = 0;
+      while (b + 1 < kSizeBucketCount && spec.demand.gpus > kBucketMax[b]) ++b;
+      SizeBucketFailures& bucket = summary.failures.by_size[b];
+      ++bucket.jobs;
+      bucket.failures += s.failure_log.size();
+      bucket.running_ms += s.held_gpu_ms / spec.demand.gpus;
     }
     if (spec.demand.nodes > 1 && !spec.demand.cpu_only() && s.switch_groups > 0) {
       ++summary.topology.multi_node_jobs;
@@ -85,6 +108,11 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     summary.failures.node_availability =
         1.0 - static_cast<double>(result.down_node_ms) /
                   (static_cast<double>(result.gpu_nodes) * static_cast<double>(makespan.count()));
+    const double node_days = static_cast<double>(result.gpu_nodes) * static_cast<double>(makespan.count()) / 8.64e7;
+    summary.failures.node_days = node_days;
+    summary.failures.hardware_per_1000_node_days =
+        1000.0 * static_cast<double>(result.node_failures - result.transient_failures) / node_days;
+    summary.failures.transient_per_1000_node_days = 1000.0 * static_cast<double>(result.transient_failures) / node_days;
   }
   return summary;
 }

@@ -34,18 +34,35 @@ struct GroupStats {
   std::uint64_t manual_interventions = 0;
   std::uint64_t jobs_with_failures = 0;
   std::int64_t recovery_wait_gpu_ms = 0;  // GPUs x time out of the queue recovering (idle if its nodes stay reserved)
+  std::uint64_t killed = 0;               // jobs a node failure ended (NODE_FAIL)
+  std::int64_t killed_gpu_ms = 0;         // GPU time of their last attempts, lost with them
   // Effective training time ratio: useful work / wall time from first start to end (per job,
-  // summed over jobs; docs/failures.md).
+  // summed over jobs, killed jobs included with only the work checkpointed before their last
+  // attempt; docs/failures.md).
   std::int64_t work_ms = 0;
   std::int64_t wall_ms = 0;
   double ettr() const { return wall_ms > 0 ? static_cast<double>(work_ms) / static_cast<double>(wall_ms) : 1.0; }
   std::int64_t gpu_ms() const;
 };
 
+/// Interruptions seen by the GPU jobs of one size bucket: what a measured "MTTF of N-GPU jobs" is.
+struct SizeBucketFailures {
+  int min_gpus = 0, max_gpus = 0;  // inclusive; max 0: no upper bound
+  std::uint64_t jobs = 0;
+  std::uint64_t failures = 0;   // failures that interrupted or ended one of their attempts
+  std::int64_t running_ms = 0;  // time they held resources, summed over jobs
+  double mtbi_hours() const;    // running time per failure (0 without failures)
+};
+inline constexpr std::size_t kSizeBucketCount = 6;  // 1-8, 9-64, 65-256, 257-1024, 1025-4096, 4097+ GPUs
+
 /// Run-level failure figures (docs/failures.md "Metrics").
 struct FailureSummary {
-  double node_availability = 1.0;  // 1 - down GPU node time / (GPU nodes x makespan)
-  FailureBreakdown breakdown;      // Table-3-style, over every failure of the run
+  double node_availability = 1.0;           // 1 - down GPU node time / (GPU nodes x makespan)
+  double node_days = 0;                     // GPU nodes x makespan
+  double hardware_per_1000_node_days = 0;   // node failures that took a node down, as the run saw them
+  double transient_per_1000_node_days = 0;  // interruptions that left the node up
+  std::array<SizeBucketFailures, kSizeBucketCount> by_size{};
+  FailureBreakdown breakdown;  // Table-3-style, over every failure of the run
 };
 
 /// How multi-node GPU jobs sat on the leaf switches (when cluster.nodes_per_switch > 0).

@@ -76,8 +76,11 @@ struct NodeRepaired {
 struct NodeFailed {
   static constexpr Phase phase = Phase::Fail;
   NodeId node;
-  std::uint8_t reason;  // FailureReason
-  std::uint64_t key() const { return (std::uint64_t{node.value()} << 8) | reason; }
+  std::uint8_t reason;     // FailureReason
+  bool transient = false;  // the node's jobs are interrupted but the node stays up
+  std::uint64_t key() const {
+    return ((std::uint64_t{node.value()} << 8) | reason) | (transient ? std::uint64_t{1} << 63 : 0);
+  }
 };
 
 // New alternatives go at the end: the variant index is folded into the fingerprint.

@@ -104,6 +104,10 @@ struct JobStatus {
   std::uint32_t manual_interventions = 0;            // failures a person had to handle
   FailureReason last_failure = FailureReason::None;  // cause of the restart overhead now being paid
   boost::container::small_vector<FailureRecord, 1> failure_log;  // in order; the last may be the end
+
+  /// Work that counts as training done (ETTR): all of it, except that a job a node failure ended
+  /// (NODE_FAIL) lost its last attempt and keeps only what it checkpointed before.
+  Duration useful_work() const { return state == FinalState::NodeFail ? done : work; }
 };
 
 /// How an interruption treats a running job (see Simulation::interrupt).

@@ -20,6 +20,14 @@ struct NodeEvent {
   NodeId node;
   bool up = false;                                    // true: repaired; false: failed
   FailureReason reason = FailureReason::NodeFailure;  // of a failure
+  bool transient = false;                             // of a failure: it leaves the node up (repaired 1 ms later)
+};
+
+/// The rates a model was configured with, per node-day, for reports beside what a run saw (0: the
+/// model has no such rate, e.g. a replayed log).
+struct ConfiguredRates {
+  double hardware_per_node_day = 0;   // failures that take a node down until it is repaired
+  double transient_per_node_day = 0;  // interruptions of the node's jobs that leave the node up
 };
 
 class FailureModel {
@@ -29,6 +37,7 @@ class FailureModel {
   virtual void start(const ClusterSpec& cluster, SimTime first) = 0;
   /// The next node event, or nullopt if there are none left.
   virtual std::optional<NodeEvent> next() = 0;
+  virtual ConfiguredRates configured_rates() const { return {}; }
 };
 
 }  // namespace acmesim

@@ -51,12 +51,14 @@ class Recorder {
   }
 
   // Node failures and downtime.
-  void node_failed(FailureReason reason, bool already_down) {
+  void node_failed(FailureReason reason, bool already_down, bool transient) {
     ++result_.node_failures;
+    if (transient) ++result_.transient_failures;
     ++result_.node_failures_by_reason[static_cast<std::size_t>(reason)];
     if (already_down) ++result_.node_failures_while_down;
   }
   void node_repaired() { ++result_.node_repairs; }
+  void configured(const ConfiguredRates& rates) { result_.configured_rates = rates; }
   /// Call when a node goes down (+1) or comes up (-1) at `now`.
   void down_nodes_change(SimTime now, int change) {
     account_down(now);

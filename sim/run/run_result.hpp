@@ -10,6 +10,7 @@
 #include "sim/core/time.hpp"
 #include "sim/model/failure.hpp"
 #include "sim/model/job.hpp"
+#include "sim/policy_api/failure_model.hpp"
 
 namespace acmesim {
 
@@ -47,6 +48,8 @@ struct RunResult {
   // Failures (docs/failures.md): node events from the failure model, node downtime, losses.
   std::uint64_t node_failures = 0;             // node failure events processed
   std::uint64_t node_failures_while_down = 0;  // of which hit a node already down
+  std::uint64_t transient_failures = 0;        // of which left the node up (software, network, storage)
+  ConfiguredRates configured_rates;            // what the failure model was set to, for reports
   std::uint64_t node_repairs = 0;
   std::array<std::uint64_t, kFailureReasonCount> node_failures_by_reason{};
   std::uint64_t jobs_killed = 0;  // jobs ended NODE_FAIL by a node failure (not covered by recovery)

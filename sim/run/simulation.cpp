@@ -103,6 +103,7 @@ RunResult Simulation::run() {
     policies_.outcomes->prepare(trace);
     outcome_note_ = policies_.outcomes->note();
     policies_.failures->start(cluster_.spec(), recorder_.first_submit());
+    recorder_.configured(policies_.failures->configured_rates());
     schedule_next_node_event();
   }
   if (options_.hook) {
@@ -329,7 +330,7 @@ void Simulation::schedule_next_node_event() {
   if (next->up) {
     engine_.schedule(next->at, NodeRepaired{next->node});
   } else {
-    engine_.schedule(next->at, NodeFailed{next->node, static_cast<std::uint8_t>(next->reason)});
+    engine_.schedule(next->at, NodeFailed{next->node, static_cast<std::uint8_t>(next->reason), next->transient});
   }
 }
 
@@ -337,7 +338,7 @@ void Simulation::on(const NodeFailed& e) {
   if (jobs_.all_settled()) return;  // after the last job: nothing to fail any more
   const auto reason = static_cast<FailureReason>(e.reason);
   const bool already_down = !cluster_.node(e.node).up;
-  recorder_.node_failed(reason, already_down);
+  recorder_.node_failed(reason, already_down, e.transient);
   if (!already_down) {  // a node being repaired stays down, nothing runs there
     // Copy: interrupting a job removes it from the node's list.
     const auto victims = jobs_on_node_[e.node.value()];

@@ -33,11 +33,12 @@ std::string events_file(const std::string& name, const std::string& rows) {
 }
 
 // Manual recovery with round numbers: checkpoint every 100 s of work, a 22 GB checkpoint saved at
-// 2.2 GB/s (10 s sync stall), restart = 20 s init + 22 GB / 2.2 GB/s load = 30 s, and a person
+// 2.2 GB/s (10 s sync stall), restart = 20 s init + 22 GB / 2.2 GB/s load (one node: min(3.125,
+// 2.2) GB/s) = 30 s, and a person
 // who takes 60 s to notice and exactly 1 min to respond (sigma 0): back in the queue 120 s later.
 const std::string kManual =
     "{types: [Pretrain], interval_min: 1.6666666666666667, checkpoint_gb: 22, storage_gbps: 2.2, init_s: 20, "
-    "load_gbps: 2.2, detect_s: 60, day_median_min: 1, night_median_min: 1, response_sigma: 0}";
+    "detect_s: 60, day_median_min: 1, night_median_min: 1, response_sigma: 0}";
 
 /// The failure and recovery slots of a run; the outcomes slot is `trace`.
 struct FaultModels {
@@ -134,6 +135,58 @@ TEST_CASE("a node failure kills exactly the jobs on it") {
   CHECK(r.jobs_killed == 2);
   CHECK(r.jobs[0].work == seconds(50));
   CHECK(r.lost_gpu_ms_by_reason[static_cast<std::size_t>(FailureReason::ECCError)] == 2 * 4 * 50'000);
+}
+
+TEST_CASE("jobs a failure killed stay in the ETTR and the killed GPU time, with nothing useful kept") {
+  // Same run as above, as pretraining without recovery: A and B each lost 50 s x 4 GPUs; C ran
+  // its 100 s. ETTR = (0 + 0 + 100) / (50 + 50 + 100) = 0.5, not 1.
+  const auto jobs = pretrain(make_jobs({{0, 4, 100}, {0, 4, 100}, {0, 8, 100}}));
+  const RunResult r =
+      run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs, replay_with(events_file("killed", "50,0,fail,ECCError\n")));
+  const RunSummary summary = summarize(jobs, r, 16);
+  const GroupStats& pre = summary.by_type[static_cast<std::size_t>(JobType::Pretrain)];
+  CHECK(pre.ettr() == Approx(0.5));
+  CHECK(pre.killed == 2);
+  CHECK(pre.killed_gpu_ms == 2 * 4 * 50'000);
+  CHECK(r.jobs[0].useful_work() == Duration{0});
+  CHECK(r.jobs[2].useful_work() == seconds(100));
+}
+
+TEST_CASE("the run reports the interruptions per size bucket and the failure rates it saw") {
+  // The known-time run: one failure of an 8-GPU job that held its GPUs 250 + 900 s.
+  const auto jobs = pretrain(make_jobs({{0, 8, 1000}}));
+  const RunResult r =
+      run_with(ClusterSpec{2, 8, 0, 0, 0}, jobs,
+               replay_with(events_file("buckets", "250,0,fail,NVLinkError\n5000,0,repair,\n"), "manual", kManual));
+  const RunSummary summary = summarize(jobs, r, 16);
+  const SizeBucketFailures& small = summary.failures.by_size[0];
+  CHECK(small.max_gpus == 8);
+  CHECK(small.jobs == 1);
+  CHECK(small.failures == 1);
+  CHECK(small.mtbi_hours() == Approx(1150.0 / 3600.0));
+  CHECK(summary.failures.by_size[5].min_gpus == 4097);
+  // One hardware failure over 2 nodes x 1,270 s.
+  CHECK(summary.failures.hardware_per_1000_node_days == Approx(1000.0 / (2 * 1270.0 / 86400.0)));
+  CHECK(summary.failures.transient_per_1000_node_days == 0.0);
+}
+
+TEST_CASE("transient interruptions stop the jobs on a node but leave it up, at the configured rate") {
+  // 50 nodes, one 8-GPU job per node for 200 days, 0.2 transient interruptions per node-day and no
+  // hardware failures: about 2,000 interruptions, every node back 1 ms later, nothing lost for good.
+  std::vector<testing::JobLine> lines(50, testing::JobLine{0, 8, 200 * 86400});
+  const auto jobs = pretrain(make_jobs(lines));
+  const Catalog catalog = builtin_catalog();
+  FaultModels faults{catalog.failures.make(args("failures", "node-mtbf", "{rate_per_day: 0, transient_per_day: 0.2}")),
+                     catalog.recoveries.make(args("recovery", "auto"))};
+  const RunResult r = run_with(ClusterSpec{50, 8, 0, 0, 0}, jobs, std::move(faults));
+  CHECK(r.transient_failures == r.node_failures);
+  CHECK(r.node_repairs >= r.node_failures - 50);
+  CHECK(r.jobs_killed == 0);
+  CHECK(r.configured_rates.transient_per_node_day == Approx(0.2));
+  const RunSummary summary = summarize(jobs, r, 400);
+  CHECK(summary.failures.hardware_per_1000_node_days == 0.0);
+  CHECK(summary.failures.transient_per_1000_node_days == Approx(200.0).epsilon(0.05));
+  CHECK(summary.failures.node_availability > 0.999999);
 }
 
 TEST_CASE("a job ending exactly when a failure hits is not killed, by the phase order") {
