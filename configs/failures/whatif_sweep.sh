@@ -1,10 +1,10 @@
 #!/bin/sh
 # The what-if study of docs/validation.md: checkpointing {sync, async} x recovery {manual, auto},
-# plus a no-failure baseline, over seeds 1..N (default 20). Writes out/failures-whatif/whatif.csv
+# plus a no-failure baseline, over seeds 1..N (default 10). Writes out/failures-whatif/whatif.csv
 # (one row per variant and seed) for plotting.
 #   configs/failures/whatif_sweep.sh [N] [ACMESIM]
 set -eu
-n=${1:-20}
+n=${1:-10}
 acmesim=${2:-./build/acmesim}
 here=$(dirname "$0")
 out=out/failures-whatif
@@ -37,11 +37,14 @@ done
 python3 - "$csv" <<'PY'
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1])))
-print(f"{'variant':<14}{'ETTR':>8}{'wall days':>11}{'node fail':>11}{'job fail':>10}{'manual':>8}{'GPU-h lost':>12}{'wait GPU-h':>12}{'ckpt GPU-h':>12}")
+print("mean [min-max] over seeds")
+print(f"{'variant':<14}{'ETTR':>20}{'wall days':>20}{'node fail':>20}{'job fail':>20}{'manual':>18}{'GPU-h lost':>24}{'wait GPU-h':>24}{'ckpt GPU-h':>24}")
 for v in dict.fromkeys(r["variant"] for r in rows):
     g = [r for r in rows if r["variant"] == v]
-    m = lambda k: st.mean(float(r[k]) for r in g)
-    print(f"{v:<14}{m('ettr'):>8.3f}{m('wall_days'):>11.2f}{m('node_failures'):>11.1f}{m('job_failures'):>10.1f}"
-          f"{m('manual_interventions'):>8.1f}{m('gpu_hours_lost'):>12.0f}{m('recovery_wait_gpu_hours'):>12.0f}"
-          f"{m('checkpoint_gpu_hours'):>12.0f}")
+    def m(k, f):
+        x = [float(r[k]) for r in g]
+        return f"{st.mean(x):{f}} [{min(x):{f}}-{max(x):{f}}]"
+    print(f"{v:<14}{m('ettr', '.3f'):>20}{m('wall_days', '.1f'):>20}{m('node_failures', '.0f'):>20}"
+          f"{m('job_failures', '.0f'):>20}{m('manual_interventions', '.0f'):>18}{m('gpu_hours_lost', '.0f'):>24}"
+          f"{m('recovery_wait_gpu_hours', '.0f'):>24}{m('checkpoint_gpu_hours', '.0f'):>24}")
 PY

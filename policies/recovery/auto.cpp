@@ -1,5 +1,5 @@
-// Recovery `auto` (Acme's fault-tolerant pretraining system [Acme §6.1]): asynchronous
-// checkpoints by default; after a failure, detection, LLM-assisted diagnosis, the two-round
+// Recovery `auto` (Acme's fault-tolerant pretraining system [Acme §6.1], with `mode: async` for
+// its asynchronous checkpoints): after a failure, detection, LLM-assisted diagnosis, the two-round
 // pairwise NCCL test that isolates the faulty node, and an automatic restart from the last
 // checkpoint. A configurable share of failures still needs a person (the paper: ~90 % fewer
 // manual interventions), who then adds the manual response delay.

@@ -1,5 +1,5 @@
 // Recovery `manual` (Acme before its fault-tolerant system [Acme §5, Fig 14]): covered jobs
-// checkpoint (synchronously by default); after a failure a person notices and restarts the job
+// checkpoint (the checkpoint model and defaults of `auto`); after a failure a person notices and restarts the job
 // from its last checkpoint, more slowly at night. Every failure is a manual intervention.
 #include "policies/recovery/common.hpp"
 #include "sim/policy_api/policy_args.hpp"
