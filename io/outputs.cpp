@@ -52,10 +52,11 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   const bool extras = columns == JobsCsvColumns::WithExtras;
   File file{path};
   fmt::memory_buffer out;
-  fmt::format_to(std::back_inserter(out), "{}{}\n", acme_header(TraceSchema::Seren),
-                 extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
-                          "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups"
-                        : "");
+  fmt::format_to(
+      std::back_inserter(out), "{}{}\n", acme_header(TraceSchema::Seren),
+      extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
+               "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups,wait,slowdown"
+             : "");
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   std::string text;
   const auto stamp = [&](SimTime t) -> const std::string& {
@@ -113,11 +114,13 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
       const std::int64_t wall = (*s.ended - *s.started).count();
       fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
                      wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0);
-      fmt::format_to(std::back_inserter(out), ",{}", s.switch_groups);
+      fmt::format_to(std::back_inserter(out), ",{},", s.switch_groups);
+      append_seconds(out, s.wait(spec.submitted).count());
+      fmt::format_to(std::back_inserter(out), ",{:.4f}", s.slowdown(spec.submitted, spec.runtime));
     } else if (extras) {
-      fmt::format_to(
-          std::back_inserter(out), ",,{}",
-          s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0" : "unstarted,0,0,0,0,0,,,0,0,0,,0");
+      fmt::format_to(std::back_inserter(out), ",,{}",
+                     s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0,,"
+                                                        : "unstarted,0,0,0,0,0,,,0,0,0,,0,,");
     }
     out.push_back('\n');
     if (out.size() > (1U << 20)) {
@@ -162,6 +165,8 @@ Json group_json(const GroupStats& g) {
   };
   j["queue_s"] = q(g.queue);
   j["jct_s"] = q(g.jct);
+  j["wait_s"] = q(g.wait);
+  j["slowdown"] = q(g.slowdown);
   Json hours;
   hours["total"] = round_to(static_cast<double>(g.gpu_ms()) / 3.6e6, 1e-3);
   for (FinalState state : kFinalStates) {
@@ -378,11 +383,12 @@ std::string summary_table(const Scenario& scenario, const Trace& trace, const Ru
   std::string out = fmt::format("acmesim {} | {} | {} jobs | scheduler {} | placement {} | {} nodes x {} GPUs\n",
                                 acmesim_version(), scenario.name, trace.jobs.size(), scenario.scheduler.name(),
                                 scenario.placement.name(), scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node);
-  out += fmt::format("{:<9} {:>9} {:>11} {:>11} {:>11} {:>11} {:>12}\n", "type", "jobs", "queue mean", "queue p50",
-                     "queue p99", "JCT mean", "GPU-hours");
+  out += fmt::format("{:<9} {:>9} {:>11} {:>11} {:>11} {:>11} {:>11} {:>12}\n", "type", "jobs", "queue mean",
+                     "queue p50", "queue p99", "wait mean", "JCT mean", "GPU-hours");
   const auto row = [&](std::string_view label, const GroupStats& g) {
-    out += fmt::format("{:<9} {:>9} {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>12.0f}\n", label, g.jobs,
-                       g.queue.mean, g.queue.median, g.queue.p99, g.jct.mean, static_cast<double>(g.gpu_ms()) / 3.6e6);
+    out += fmt::format("{:<9} {:>9} {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>10.0f}s {:>12.0f}\n", label, g.jobs,
+                       g.queue.mean, g.queue.median, g.queue.p99, g.wait.mean, g.jct.mean,
+                       static_cast<double>(g.gpu_ms()) / 3.6e6);
   };
   for (JobType type : kJobTypes) {
     const GroupStats& g = summary.by_type[static_cast<std::size_t>(type)];

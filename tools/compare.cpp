@@ -85,34 +85,39 @@ std::vector<CompareOutcome> run_variants(const Scenario& scenario, const Trace& 
 
 std::string compare_csv(const std::vector<CompareOutcome>& outcomes) {
   std::string out =
-      "scheduler,placement,type,jobs,queue_mean_s,queue_median_s,queue_p99_s,jct_mean_s,jct_median_s,jct_p99_s,"
-      "gpu_allocation_ratio,makespan_s,preemptions,lost_gpu_hours,overhead_gpu_hours,unstarted,fingerprint\n";
+      "scheduler,placement,type,jobs,queue_mean_s,queue_median_s,queue_p99_s,wait_mean_s,wait_median_s,wait_p99_s,"
+      "jct_mean_s,jct_median_s,jct_p99_s,slowdown_mean,gpu_allocation_ratio,makespan_s,preemptions,lost_gpu_hours,"
+      "overhead_gpu_hours,unstarted,fingerprint\n";
   for (const CompareOutcome& o : outcomes) {
     for (const Row& r : rows_of(o)) {
       const GroupStats& g = *r.stats;
-      out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},{},{:.3f},{:.3f},{},{}\n",
-                         o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median,
-                         g.queue.p99, g.jct.mean, g.jct.median, g.jct.p99, o.summary.gpu_allocation_ratio,
-                         o.summary.makespan_s, g.preemptions, static_cast<double>(g.lost_gpu_ms) / 3.6e6,
-                         static_cast<double>(g.overhead_gpu_ms) / 3.6e6, o.unstarted, o.fingerprint);
+      out += fmt::format(
+          "{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},"
+          "{},{:.3f},{:.3f},{},{}\n",
+          o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median, g.queue.p99,
+          g.wait.mean, g.wait.median, g.wait.p99, g.jct.mean, g.jct.median, g.jct.p99, g.slowdown.mean,
+          o.summary.gpu_allocation_ratio, o.summary.makespan_s, g.preemptions,
+          static_cast<double>(g.lost_gpu_ms) / 3.6e6, static_cast<double>(g.overhead_gpu_ms) / 3.6e6, o.unstarted,
+          o.fingerprint);
     }
   }
   return out;
 }
 
 std::string compare_pretty(const std::vector<CompareOutcome>& outcomes) {
-  std::string out = fmt::format("{:<22} {:<10} {:<9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>8} {:>9} {:>7} {:>8} {:>8}\n",
-                                "scheduler", "placement", "type", "jobs", "queue avg", "q p50", "q p99", "JCT avg",
-                                "JCT p50", "JCT p99", "alloc", "makespan", "preempt");
+  std::string out =
+      fmt::format("{:<22} {:<10} {:<9} {:>8} {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>7} {:>8} {:>8}\n",
+                  "scheduler", "placement", "type", "jobs", "queue avg", "q p50", "q p99", "wait avg", "wait p99",
+                  "JCT avg", "JCT p50", "JCT p99", "alloc", "makespan", "preempt");
   for (const CompareOutcome& o : outcomes) {
     for (const Row& r : rows_of(o)) {
       const GroupStats& g = *r.stats;
       out += fmt::format(
-          "{:<22} {:<10} {:<9} {:>8} {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>6.1f}% "
-          "{:>7.1f}d {:>8}\n",
+          "{:<22} {:<10} {:<9} {:>8} {:>8.0f}s {:>7.0f}s {:>8.0f}s {:>8.0f}s {:>8.0f}s {:>8.0f}s {:>7.0f}s {:>8.0f}s "
+          "{:>6.1f}% {:>7.1f}d {:>8}\n",
           o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median, g.queue.p99,
-          g.jct.mean, g.jct.median, g.jct.p99, 100.0 * o.summary.gpu_allocation_ratio, o.summary.makespan_s / 86400.0,
-          g.preemptions);
+          g.wait.mean, g.wait.p99, g.jct.mean, g.jct.median, g.jct.p99, 100.0 * o.summary.gpu_allocation_ratio,
+          o.summary.makespan_s / 86400.0, g.preemptions);
     }
   }
   return out;

@@ -1,6 +1,7 @@
 #include "sim/metrics/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace acmesim {
@@ -43,8 +44,8 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     summary.failures.by_size[b].min_gpus = b == 0 ? 1 : kBucketMax[b - 1] + 1;
     summary.failures.by_size[b].max_gpus = kBucketMax[b];
   }
-  std::vector<std::int64_t> queue_all, jct_all;
-  std::array<std::vector<std::int64_t>, kJobTypeCount> queue_by, jct_by;
+  std::vector<std::int64_t> queue_all, jct_all, wait_all, slowdown_all;
+  std::array<std::vector<std::int64_t>, kJobTypeCount> queue_by, jct_by, wait_by, slowdown_by;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobStatus& s = result.jobs[i];
     if (s.phase != JobPhase::Ended) continue;
@@ -86,16 +87,27 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       summary.topology.within_one_group += s.switch_groups == 1 ? 1 : 0;
       summary.topology.groups_spanned += s.switch_groups;
     }
+    const std::int64_t wait = s.wait(spec.submitted).count();
+    // In thousandths, so that quantiles() (which reports milliseconds as seconds) gives the ratio.
+    const auto slowdown = static_cast<std::int64_t>(std::llround(1000.0 * s.slowdown(spec.submitted, spec.runtime)));
     queue_all.push_back(queue);
     jct_all.push_back(jct);
+    wait_all.push_back(wait);
+    slowdown_all.push_back(slowdown);
     queue_by[t].push_back(queue);
     jct_by[t].push_back(jct);
+    wait_by[t].push_back(wait);
+    slowdown_by[t].push_back(slowdown);
   }
   summary.overall.queue = quantiles(std::move(queue_all));
   summary.overall.jct = quantiles(std::move(jct_all));
+  summary.overall.wait = quantiles(std::move(wait_all));
+  summary.overall.slowdown = quantiles(std::move(slowdown_all));
   for (std::size_t t = 0; t < kJobTypeCount; ++t) {
     summary.by_type[t].queue = quantiles(std::move(queue_by[t]));
     summary.by_type[t].jct = quantiles(std::move(jct_by[t]));
+    summary.by_type[t].wait = quantiles(std::move(wait_by[t]));
+    summary.by_type[t].slowdown = quantiles(std::move(slowdown_by[t]));
   }
   const Duration makespan = result.last_end > result.first_submit ? result.last_end - result.first_submit : Duration{0};
   summary.makespan_s = to_seconds(makespan);

@@ -23,8 +23,10 @@ Quantiles quantiles(std::vector<std::int64_t> ms);
 struct GroupStats {
   std::uint64_t jobs = 0;  // jobs that ran
   std::uint64_t gpu_jobs = 0;
-  Quantiles queue;                                               // start - submit
-  Quantiles jct;                                                 // end - submit
+  Quantiles queue;     // start - submit
+  Quantiles jct;       // end - submit
+  Quantiles wait;      // end - submit - time holding resources (suspended time counts)
+  Quantiles slowdown;  // bounded slowdown, a ratio (JobStatus::slowdown)
   std::array<std::int64_t, kFinalStateCount> gpu_ms_by_state{};  // GPU time held, by final state
   std::uint64_t preemptions = 0;
   std::uint64_t failures = 0;

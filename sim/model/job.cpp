@@ -1,5 +1,7 @@
 #include "sim/model/job.hpp"
 
+#include <algorithm>
+
 namespace acmesim {
 
 namespace {
@@ -24,6 +26,11 @@ std::optional<FinalState> parse_final_state(std::string_view text) {
     if (text == kStateNames[i]) return kFinalStates[i];
   }
   return std::nullopt;
+}
+
+double JobStatus::slowdown(SimTime submitted, Duration runtime) const {
+  const double bound = static_cast<double>(std::max(runtime, seconds(10)).count());
+  return std::max(1.0, static_cast<double>((*ended - submitted).count()) / bound);
 }
 
 }  // namespace acmesim

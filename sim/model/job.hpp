@@ -96,6 +96,7 @@ struct JobStatus {
   std::uint16_t switch_groups = 0;  // most leaf-switch groups one attempt spanned (0: not modelled)
   std::uint32_t preemptions = 0;
   std::uint32_t failures = 0;
+  Duration held{};                                   // time holding resources, over all attempts
   std::int64_t held_gpu_ms = 0;                      // GPU time held over all attempts (what the cluster lent)
   std::int64_t lost_gpu_ms = 0;                      // GPU time of work done but not kept, redone later
   std::int64_t overhead_gpu_ms = 0;                  // GPU time spent in restart overheads
@@ -108,6 +109,12 @@ struct JobStatus {
   /// Work that counts as training done (ETTR): all of it, except that a job a node failure ended
   /// (NODE_FAIL) lost its last attempt and keeps only what it checkpointed before.
   Duration useful_work() const { return state == FinalState::NodeFail ? done : work; }
+  /// Of an ended job: end - submission minus the time it held resources, so that time suspended
+  /// after a preemption or failure counts as waiting, not only the wait before the first start.
+  Duration wait(SimTime submitted) const { return *ended - submitted - held; }
+  /// Of an ended job: bounded slowdown, (end - submission) / max(recorded runtime, 10 s), at least
+  /// 1 (Feitelson's bound keeps seconds-long jobs from dominating the mean).
+  double slowdown(SimTime submitted, Duration runtime) const;
 };
 
 /// How an interruption treats a running job (see Simulation::interrupt).

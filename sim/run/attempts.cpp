@@ -32,6 +32,7 @@ ClosedAttempt Attempts::close(JobId id, JobStatus& status, int gpus_of_job, SimT
   const Duration held = now - status.attempt_started;
   const Duration overhead = std::min(held, status.attempt_overhead);
   const AttemptSplit s = split(id, status, now);
+  status.held += held;
   status.held_gpu_ms += gpus * held.count();
   status.overhead_gpu_ms += gpus * overhead.count();
   status.checkpoint_gpu_ms += gpus * s.stall.count();
