@@ -16,7 +16,7 @@ void add_eval_bench(CLI::App& app, Context& context) {
       app.add_subcommand("eval-bench",
                          "Evaluate one checkpoint on a dataset suite on otherwise idle nodes (the paper's 7B x 63 "
                          "datasets experiment) under each evaluation policy; print makespan, GPU-hours, GPU idle time "
-                         "and the speedup over 'coupled'");
+                         "and the speedup over the first 'coupled' policy (default parameters or not)");
   cmd->add_option("--model-gb", args->model_gb, "Checkpoint size in GB (default 14.6: a 7B model in bf16)");
   cmd->add_option("--nodes", args->nodes, "Node counts to run, e.g. --nodes 1 4 (default: 1 4)")->expected(1, 64);
   cmd->add_option("--gpus-per-node", args->gpus_per_node, "GPUs per node (default 8)");
@@ -26,7 +26,9 @@ void add_eval_bench(CLI::App& app, Context& context) {
                   "Evaluation policies to compare, a name or a YAML mapping, e.g. --policy coupled "
                   "--policy \"{name: decoupled, elastic: false}\" (default: coupled decoupled)")
       ->expected(1, 64);
-  cmd->add_flag("--ablation", args->ablation, "Add decoupled with each technique alone and with each one switched off");
+  cmd->add_flag("--ablation", args->ablation,
+                "Add coupled with one trial per dataset (max_task_size 0) and decoupled with each technique alone "
+                "and with each one switched off");
   cmd->add_option("--nic-gbps", args->nic_gbps, "Storage NIC per node in Gb/s (default 25, Acme's)");
   cmd->add_option("--pcie-gbs", args->pcie_gbs, "Host-to-GPU bandwidth in GB/s (default 25)");
   cmd->add_option("--noise", args->noise_sigma,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "io/yaml.hpp"
@@ -12,7 +14,31 @@ namespace acmesim {
 namespace {
 
 const std::vector<std::string> kTopKeys{"name", "description", "reference_checkpoint_gb", "model_init_s", "datasets"};
-const std::vector<std::string> kDatasetKeys{"name", "samples", "inference_s", "preprocess_s", "metric_s", "note"};
+const std::vector<std::string> kDatasetKeys{"name",     "samples", "inference_s", "preprocess_s", "metric_s",
+                                            "template", "labels",  "long_chain",  "note"};
+constexpr PromptTemplate kTemplates[] = {PromptTemplate::Gen, PromptTemplate::Clp, PromptTemplate::Ppl};
+// OpenCompass's perplexity templates have one prompt per answer label; a million is far beyond
+// any real one and keeps the coupled policy's cost, samples x labels x 10, inside 64 bits.
+constexpr std::uint32_t kMaxLabels = 1'000'000;
+
+/// `template`, `labels`, `long_chain`: how the coupled policy's SizePartitioner prices the
+/// dataset [OpenCompass SizePartitioner].
+void read_pricing(const yaml::Node& item, EvalDataset& d) {
+  if (item.has("template")) {
+    const yaml::Node node = item["template"];
+    const std::string text = node.as<std::string>();
+    const auto* known =
+        std::find_if(std::begin(kTemplates), std::end(kTemplates), [&](PromptTemplate t) { return name(t) == text; });
+    if (known == std::end(kTemplates)) node.fail("one of gen, clp, ppl");
+    d.prompt = *known;
+  }
+  if (d.prompt == PromptTemplate::Ppl) {
+    d.labels = item.need<std::uint32_t>("labels", {.min = 1, .max = kMaxLabels});
+  } else if (item.has("labels")) {
+    item["labels"].fail(fmt::format("no labels with template {} (only a ppl template has them)", name(d.prompt)));
+  }
+  if (item.has("long_chain")) d.long_chain = item["long_chain"].as<bool>();
+}
 
 EvalSuite read_suite(const yaml::Node& root) {
   if (!root || root.is_null()) root.fail("a suite: a mapping with name and datasets");
@@ -41,6 +67,7 @@ EvalSuite read_suite(const yaml::Node& root) {
     d.metric = from_seconds(item.need<double>("metric_s", {.min = 0}));
     if (item.has("preprocess_s")) d.preprocess = from_seconds(item["preprocess_s"].as<double>({.min = 0}));
     if (item.has("samples")) d.samples = item["samples"].as<std::uint32_t>({.min = 1});
+    read_pricing(item, d);
     s.datasets.push_back(std::move(d));
   }
   return s;

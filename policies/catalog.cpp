@@ -75,7 +75,9 @@ Catalog builtin_catalog() {
   c.placements.add("topology", "Keeps a multi-node job under one leaf switch (cluster.nodes_per_switch) when it can.",
                    make_topology);
 
-  c.evaluations.add("coupled", "One trial per dataset; each loads the model remotely and computes metrics on its GPU.",
+  c.evaluations.add("coupled",
+                    "OpenCompass SizePartitioner tasks as trials; each loads the model remotely and computes metrics "
+                    "on its GPU.",
                     make_coupled);
   c.evaluations.add(
       "decoupled", "Acme's trial coordinator: staged model, CPU metrics, prior-based elastic trials (each switchable).",

@@ -1,7 +1,7 @@
 #pragma once
 /// `acmesim eval-bench`: the paper's evaluation experiment [Acme §6.2] on otherwise idle
 /// nodes: one checkpoint, one suite, each policy; prints makespan, GPU-hours and GPU idle time
-/// per policy and the speedup over `coupled`.
+/// per policy and the speedup over the first `coupled` policy given.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +33,9 @@ struct EvalBenchRow {
   std::string policy;            // label
   EvalPlan plan;                 // from priors only, so the same for every run
   std::vector<EvalResult> runs;  // one per seed
-  std::vector<double> speedups;  // per run: coupled makespan / this makespan (empty if no coupled row)
+  /// Per run: the baseline's makespan / this makespan, the baseline being the first row of the
+  /// node count whose policy is coupled (with any parameters); empty if there is none.
+  std::vector<double> speedups;
 
   double mean_makespan_min() const;
   double mean_hours(std::int64_t EvalResult::*field) const;
@@ -42,7 +44,8 @@ struct EvalBenchRow {
 };
 
 /// Runs every (nodes, policy) pair; the rows in order: per node count, the policies as given,
-/// then (with ablation) decoupled with each technique alone and with each one switched off.
+/// then (with ablation) coupled with one trial per dataset (max_task_size 0), and decoupled with
+/// each technique alone and with each one switched off.
 std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite& suite, const Catalog& catalog);
 
 /// The table `acmesim eval-bench` prints.

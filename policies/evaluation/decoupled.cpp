@@ -4,7 +4,7 @@
 //   elastic      prior-based elastic scheduling: split large datasets, batch small ones into one
 //                trial per GPU (one model load per GPU), balance per-GPU load with the priors,
 //                run long-metric datasets first so their CPU metrics overlap later GPU work
-// With all three off it is exactly `coupled` (one trial per dataset, suite order).
+// With all three off it is exactly `coupled` with max_task_size 0 (one trial per dataset, suite order).
 //
 // Elastic algorithm, O(P log G) for P pieces and G GPUs:
 //   1. work(d) = prior inference + preprocessing (+ metrics when they stay on the GPU);

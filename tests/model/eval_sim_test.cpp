@@ -51,6 +51,9 @@ PolicyArgs policy(const std::string& block, const std::string& params = "") {
   return policy_args_from_yaml(node, "evaluation", block, YamlOrigin{"<test>", {}}, 1);
 }
 
+/// coupled with one trial per dataset in suite order (no SizePartitioner packing).
+PolicyArgs per_dataset() { return policy("coupled", "{max_task_size: 0}"); }
+
 EvalResult run(const EvalSuite& suite, EvalResources where, const PolicyArgs& args, EvalPlan* plan_out = nullptr,
                const EvalOptions& options = {}) {
   const Catalog catalog = builtin_catalog();
@@ -71,9 +74,11 @@ EvalSuite bundled_suite() {
 
 }  // namespace
 
-TEST_CASE("coupled runs two datasets on one GPU one after the other, each loading, inferring and computing metrics") {
+TEST_CASE(
+    "coupled with one trial per dataset runs two datasets on one GPU one after the other, each loading, inferring and "
+    "computing metrics") {
   const EvalSuite suite = make_suite({{100, 5, 20}, {50, 5, 10}}, 10, k1s);
-  const EvalResult r = run(suite, {1, 1}, policy("coupled"));
+  const EvalResult r = run(suite, {1, 1}, per_dataset());
   // d0: load 1 + init 10 + preprocess 5 + inference 100 + metric 20 = 136 s
   // d1: from 136: 1 + 10 + 5 + 50 + 10 = 76 s -> 212 s
   CHECK(ms(r.trials[0].end) == 136'000);
@@ -132,7 +137,7 @@ TEST_CASE("a dataset split across two GPUs runs its pieces in parallel and its m
 TEST_CASE("eight trials loading at once share the node's NIC equally; a staged model crosses it once") {
   const EvalSuite suite = make_suite(std::vector<Ds>(8, Ds{60}), 0, 14'000'000'000);
   SECTION("coupled: each trial gets 1/8 of 3.125 GB/s: 14 GB * 8 / 3.125 GB/s = 35.84 s") {
-    const EvalResult r = run(suite, {1, 8}, policy("coupled"));
+    const EvalResult r = run(suite, {1, 8}, per_dataset());
     for (const EvalTrialRecord& t : r.trials) CHECK(ms(t.loaded) == 35'840);
     CHECK(r.makespan.count() == 95'840);
     CHECK(r.load_wait_ms == 8 * 35'840);
@@ -154,7 +159,7 @@ TEST_CASE("a trial that starts loading while another is mid-transfer slows it do
   // d0 ends at 5 s and GPU0 takes d3. d2 loaded 1.5625 GB alone by 5 s, then shares: its other
   // 4.6875 GB at 1.5625 GB/s end at 8 s; d3 has 1.5625 GB left then, alone: 8.5 s.
   const EvalSuite suite = make_suite({{1}, {0.5}, {10}, {10}}, 0, 6'250'000'000);
-  const EvalResult r = run(suite, {1, 2}, policy("coupled"));
+  const EvalResult r = run(suite, {1, 2}, per_dataset());
   CHECK(ms(r.trials[0].loaded) == 4'000);
   CHECK(ms(r.trials[1].loaded) == 4'000);
   CHECK(ms(r.trials[2].start) == 4'500);
@@ -166,8 +171,8 @@ TEST_CASE("a trial that starts loading while another is mid-transfer slows it do
 
 TEST_CASE("no policy ever runs more trials on a node than it has GPUs, nor two on one GPU") {
   const EvalSuite suite = bundled_suite();
-  for (const char* p :
-       {"coupled", "decoupled", "{name: decoupled, elastic: false}", "{name: decoupled, stage_model: false}"}) {
+  for (const char* p : {"coupled", "{name: coupled, max_task_size: 0}", "decoupled",
+                        "{name: decoupled, elastic: false}", "{name: decoupled, stage_model: false}"}) {
     for (const int nodes : {1, 3}) {
       const PolicyArgs args = policy(p);
       const EvalResult r = run(suite, {nodes, 8}, args, nullptr, EvalOptions{0.2, 7});
@@ -211,13 +216,13 @@ TEST_CASE("metrics never start before the last piece of their dataset has finish
   }
 }
 
-TEST_CASE("decoupled with every technique switched off is exactly coupled") {
+TEST_CASE("decoupled with every technique switched off is exactly coupled with one trial per dataset") {
   const EvalSuite suite = bundled_suite();
   for (const int nodes : {1, 4}) {
     EvalPlan a;
     EvalPlan b;
     const EvalOptions noisy{0.2, 11};
-    const EvalResult coupled = run(suite, {nodes, 8}, policy("coupled"), &a, noisy);
+    const EvalResult coupled = run(suite, {nodes, 8}, per_dataset(), &a, noisy);
     const EvalResult off = run(
         suite, {nodes, 8}, policy("decoupled", "{stage_model: false, cpu_metrics: false, elastic: false}"), &b, noisy);
     CHECK(a == b);
@@ -279,4 +284,23 @@ TEST_CASE("eval-bench speeds up the bundled suite more on four nodes than on one
   CHECK(rows[1].policy == "decoupled");
   CHECK(rows[1].mean_speedup() > 1.0);
   CHECK(rows[3].mean_speedup() > rows[1].mean_speedup());
+}
+
+TEST_CASE("eval-bench measures speedups over the first coupled policy, whatever its parameters") {
+  const Catalog catalog = builtin_catalog();
+  const EvalSuite suite = bundled_suite();
+  EvalBenchArgs args;
+  args.runs = 2;
+  args.nodes = {4};
+  args.policies = {"decoupled", "{name: coupled, max_task_size: 0}", "coupled"};
+  const std::vector<EvalBenchRow> rows = eval_bench(args, suite, catalog);
+  REQUIRE(rows.size() == 3);
+  for (std::size_t run = 0; run < 2; ++run) {
+    const auto base = static_cast<double>(rows[1].runs[run].makespan.count());
+    CHECK(rows[0].speedups[run] == base / static_cast<double>(rows[0].runs[run].makespan.count()));
+    CHECK(rows[1].speedups[run] == 1.0);
+  }
+  // Only the one-trial-per-dataset row runs HumanEval alone: the Fig 13 profile comes from it.
+  CHECK(eval_bench_table(args, suite, rows).find("HumanEval trial under {name: coupled, max_task_size: 0} on 4") !=
+        std::string::npos);
 }

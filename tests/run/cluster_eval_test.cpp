@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/eval_suite.hpp"
+#include "io/policy_yaml.hpp"
 #include "policies/catalog.hpp"
 #include "sim/run/simulation.hpp"
 
@@ -22,6 +23,8 @@ EvalSuite two_datasets() {
   return s;
 }
 
+const std::string kPerDataset = "{name: coupled, max_task_size: 0}";
+
 struct Outcome {
   std::vector<CheckpointRecord> checkpoints;
   std::int64_t eval_gpu_ms;
@@ -29,6 +32,7 @@ struct Outcome {
 };
 
 /// One pretraining job of `gpus` GPUs for `hours` at t=0 on `nodes` x 8 GPUs, checkpoints every 4 h.
+/// `policy` is an evaluation policy block: "coupled" or "{name: coupled, max_task_size: 0}".
 Outcome run_week(int nodes, int gpus, std::int64_t hours, const std::string& policy, const EvalSuite& suite) {
   JobSpec pretrain;
   pretrain.trace_id = "pretrain";
@@ -37,7 +41,7 @@ Outcome run_week(int nodes, int gpus, std::int64_t hours, const std::string& pol
   pretrain.runtime = seconds(hours * 3600);
   const std::vector<JobSpec> jobs{pretrain};
   const Catalog catalog = builtin_catalog();
-  const auto eval_policy = catalog.evaluations.make(PolicyArgs::named("evaluation", policy));
+  const auto eval_policy = catalog.evaluations.make(policy_from_text("evaluation", policy, "<test>", 1));
   ClusterEvalConfig config;
   config.checkpoint_interval = seconds(4 * 3600);
   config.min_pretrain_gpus = 8;
@@ -63,9 +67,9 @@ Outcome run_week(int nodes, int gpus, std::int64_t hours, const std::string& pol
 TEST_CASE("a pretraining job checkpoints every interval while it runs and each checkpoint is evaluated") {
   const EvalSuite suite = two_datasets();
   // 10 h job, interval 4 h: checkpoints at 4 h and 8 h (12 h is after its end).
-  // coupled, idle second node: both trials load together (2 s each at half the NIC), then
-  // d0: 2 + 10 + 5 + 100 + 20 = 137 s, d1: 2 + 10 + 5 + 50 + 10 = 77 s.
-  const Outcome o = run_week(2, 8, 10, "coupled", suite);
+  // coupled with one trial per dataset, idle second node: both trials load together (2 s each at
+  // half the NIC), then d0: 2 + 10 + 5 + 100 + 20 = 137 s, d1: 2 + 10 + 5 + 50 + 10 = 77 s.
+  const Outcome o = run_week(2, 8, 10, kPerDataset, suite);
   REQUIRE(o.checkpoints.size() == 2);
   CHECK(o.checkpoints[0].written == at_ms(4 * 3600 * 1000));
   CHECK(o.checkpoints[1].written == at_ms(8 * 3600 * 1000));
@@ -86,7 +90,7 @@ TEST_CASE("evaluation trials wait in the cluster queue while the pretraining job
   const EvalSuite suite = two_datasets();
   // One 8-GPU node held by the 10 h pretraining job: the 4 h checkpoint's trials start at 10 h
   // (latency 6 h + 137 s); the 8 h checkpoint's too, queued behind them (2 h + 137 s).
-  const Outcome o = run_week(1, 8, 10, "coupled", suite);
+  const Outcome o = run_week(1, 8, 10, kPerDataset, suite);
   REQUIRE(o.checkpoints.size() == 2);
   CHECK(o.checkpoints[0].first_start == at_ms(10 * 3600 * 1000));
   CHECK(o.checkpoints[0].latency() == seconds(6 * 3600 + 137));
@@ -96,11 +100,13 @@ TEST_CASE("evaluation trials wait in the cluster queue while the pretraining job
 TEST_CASE("on an empty cluster a checkpoint's feedback latency equals the evaluation model's makespan") {
   const EvalSuite suite = load_eval_suite(std::string(ACMESIM_SOURCE_DIR) + "/configs/eval/opencompass63.yaml");
   const Catalog catalog = builtin_catalog();
-  for (const char* policy : {"coupled", "decoupled"}) {
+  for (const char* policy : {"coupled", "{name: coupled, max_task_size: 0}", "decoupled"}) {
     // One checkpoint at 4 h; the second node's 8 GPUs are free, as many as the plan is made for.
-    const Outcome o = run_week(2, 8, 5, policy, suite);
+    // The job runs to 7 h, past every policy's makespan (coupled: ~2.2 h), so no GPU frees up
+    // meanwhile (the 186 trials of coupled's default plan start over more than an hour).
+    const Outcome o = run_week(2, 8, 7, policy, suite);
     REQUIRE(o.checkpoints.size() == 1);
-    const auto eval_policy = catalog.evaluations.make(PolicyArgs::named("evaluation", policy));
+    const auto eval_policy = catalog.evaluations.make(policy_from_text("evaluation", policy, "<test>", 1));
     const EvalRequest request{suite.reference_checkpoint_bytes, &suite};
     const EvalPlan plan = eval_policy->plan(request, EvalResources{1, 8});
     const EvalResult idle = simulate_evaluation(request, EvalResources{1, 8}, plan, EvalHardware{}, EvalOptions{0, 1});

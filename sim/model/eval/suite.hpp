@@ -9,15 +9,25 @@
 ///   model_init_s: 15                # per trial: framework start-up after the bytes arrived
 ///   datasets:
 ///     - {name: HumanEval, samples: 164, inference_s: 107.4, preprocess_s: 22, metric_s: 42}
+///     - {name: MMLU, samples: 14042, inference_s: 3482, metric_s: 10, template: ppl, labels: 4}
+///     - {name: BBH, samples: 6511, inference_s: 4818, metric_s: 20, long_chain: true}
 ///
+/// `template`, `labels` and `long_chain` are what OpenCompass's SizePartitioner prices a dataset
+/// by (the `coupled` policy's partitioning [OpenCompass SizePartitioner]); `template` defaults
+/// to gen, `labels` is required with ppl and refused otherwise, `long_chain` defaults to false.
 /// Unknown keys are errors naming the valid ones; every error says file:line:col.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/time.hpp"
 
 namespace acmesim {
+
+/// The kind of OpenCompass prompt template a dataset is inferred with [OpenCompass SizePartitioner]:
+/// generation, conditional log-probability, or perplexity ranking over its answer labels.
+enum class PromptTemplate : std::uint8_t { Gen, Clp, Ppl };
 
 struct EvalDataset {
   std::string name;
@@ -25,7 +35,13 @@ struct EvalDataset {
   Duration inference{};       // prior GPU time for the whole dataset, at the suite's reference checkpoint
   Duration preprocess{};      // dataset load + tokenisation + retrieval, paid by every trial that runs a piece
   Duration metric{};          // metric computation for the whole dataset (CPU or API bound)
+  PromptTemplate prompt = PromptTemplate::Gen;
+  std::uint32_t labels = 0;  // Ppl: answer labels, one forward pass each per sample; 0 for Gen and Clp
+  bool long_chain = false;   // OpenCompass prices it x10 (chain-of-thought or long-prompt datasets)
 };
+
+/// "gen", "clp" or "ppl", as the suite YAML writes it.
+std::string_view name(PromptTemplate t);
 
 struct EvalSuite {
   std::string name;
