@@ -104,30 +104,21 @@ std::array<double, N> fixed_list(const yaml::Node& node) {
   return out;
 }
 
-const std::vector<std::string> kTopKeys{"name",
-                                        "description",
-                                        "schema",
-                                        "start",
-                                        "days",
-                                        "jobs",
-                                        "cpu_job_share",
-                                        "cluster",
-                                        "scheduler",
-                                        "placement",
-                                        "launch_latency_s",
-                                        "max_duration_s",
-                                        "node_fail_share",
-                                        "cpus_per_gpu",
-                                        "memory",
-                                        "users",
-                                        "arrivals",
-                                        "gpu_types",
-                                        "cpu_jobs"};
+const std::vector<std::string> kTopKeys{"name",           "description",
+                                        "schema",         "start",
+                                        "days",           "jobs",
+                                        "cpu_job_share",  "campaign_budget_share",
+                                        "cluster",        "scheduler",
+                                        "placement",      "launch_latency_s",
+                                        "max_duration_s", "node_fail_share",
+                                        "cpus_per_gpu",   "memory",
+                                        "users",          "arrivals",
+                                        "gpu_types",      "cpu_jobs"};
 
 JobClassProfile job_class(const yaml::Node& node, bool gpu) {
   JobClassProfile c;
   if (gpu) {
-    node.only_keys({"share", "gpus", "duration_cdf", "states", "burst", "size_duration_coupling"});
+    node.only_keys({"share", "gpus", "duration_cdf", "states", "burst", "size_duration_coupling", "campaign"});
     c.share = node.need<double>("share", {.min = 0});
     c.demand = weights(node.required("gpus", "a mapping {count: weight, ...}"));
   } else {
@@ -141,6 +132,11 @@ JobClassProfile job_class(const yaml::Node& node, bool gpu) {
     b.only_keys({"mean_size", "gap_s"});
     c.burst_mean_size = b.need<double>("mean_size", {.min = 1});
     c.burst_gap_s = b.get<double>("gap_s", 0, {.min = 0});
+  }
+  if (const yaml::Node k = node["campaign"]) {
+    k.only_keys({"runs_mean", "gap_min"});
+    c.campaign_runs_mean = k.need<double>("runs_mean", {.min = 1});
+    c.campaign_gap_min = k.get<double>("gap_min", 0, {.min = 0});
   }
   return c;
 }
@@ -165,6 +161,7 @@ WorkloadProfile read_profile(const yaml::Node& root) {
   if (p.days <= 0) root["days"].fail("a number > 0");
   p.jobs = root.need<double>("jobs", {.min = 1});
   p.cpu_job_share = root.need<double>("cpu_job_share", {.min = 0, .max = 1});
+  p.campaign_budget_share = root.get<double>("campaign_budget_share", 1.0, {.min = 0.01, .max = 1});
 
   const yaml::Node cluster = root.required("cluster", kMappingOfKeys);
   cluster.only_keys({"nodes", "gpus_per_node", "cpus_per_node", "memory_gib_per_node", "cpu_nodes"});

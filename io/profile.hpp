@@ -45,17 +45,23 @@ struct JobClassProfile {
   /// run longer); the rest draw it independently. A mixture of uniforms, so the type's duration
   /// CDF and size distribution are both kept exactly.
   double size_duration_coupling = 0;
+  /// Campaigns (docs/workload.md "Campaigns"): > 0, this type's jobs come as campaigns of about
+  /// this many runs of one size, each run submitted when the one before ended plus a restart gap,
+  /// campaigns starting only while all campaigns together stay within the profile's budget.
+  double campaign_runs_mean = 0;
+  double campaign_gap_min = 0;  // mean minutes between the end of a run and the next submission
 };
 
 struct WorkloadProfile {
   std::string name;
   std::string source;  // the file
   TraceSchema schema = TraceSchema::Seren;
-  int utc_offset_minutes = 0;   // written in the trace
-  std::int64_t start_unix = 0;  // first possible submission
-  double days = 1;              // default span
-  double jobs = 0;              // jobs over `days` at load 1
-  double cpu_job_share = 0;     // of all jobs
+  int utc_offset_minutes = 0;        // written in the trace
+  std::int64_t start_unix = 0;       // first possible submission
+  double days = 1;                   // default span
+  double jobs = 0;                   // jobs over `days` at load 1
+  double cpu_job_share = 0;          // of all jobs
+  double campaign_budget_share = 1;  // of the cluster's GPUs, that campaigns together never exceed
   ClusterSpec cluster;
   std::string scheduler = "fifo";
   ParamValue scheduler_params;                 // `scheduler: {name: acme, ...}`: its parameters

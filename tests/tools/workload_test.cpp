@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "io/profile.hpp"
@@ -229,9 +230,11 @@ TEST_CASE("a profile can record the schedule of a scheduler with parameters, and
 TEST_CASE("a profile or reference with an unknown key is an error naming file, line and column") {
   const std::string good = slurp(kSource + "/configs/profiles/seren.yaml");
   CHECK_NOTHROW(parse_profile("p.yaml", good));
-  CHECK_THROWS_WITH(
-      parse_profile("p.yaml", good + "bogus: 1\n"),
-      Catch::StartsWith("p.yaml:80:1: profile: expected a known key (name, ") && Catch::EndsWith("found 'bogus'"));
+  // The appended key is on the line after the file's last.
+  const auto line = std::count(good.begin(), good.end(), '\n') + 1;
+  CHECK_THROWS_WITH(parse_profile("p.yaml", good + "bogus: 1\n"),
+                    Catch::StartsWith(fmt::format("p.yaml:{}:1: profile: expected a known key (name, ", line)) &&
+                        Catch::EndsWith("found 'bogus'"));
   const auto bad_share = good.substr(0, good.find("    share: 64.9")) + "    share: -1" +
                          good.substr(good.find("    share: 64.9") + std::string("    share: 64.9").size());
   CHECK_THROWS_WITH(parse_profile("p.yaml", bad_share),
@@ -242,4 +245,38 @@ TEST_CASE("a profile or reference with an unknown key is an error naming file, l
       load_reference(path, trace_stat_keys()),
       Catch::Contains(":4:5: metrics: expected a known metric") && Catch::EndsWith("found 'Eval.duration_cdf_typo'"));
   std::filesystem::remove(path);
+}
+
+TEST_CASE("pretraining comes as campaigns: one size and one user each, within the budget at every instant") {
+  const WorkloadProfile p = profile("seren");
+  const Trace trace = generate_submissions(p, SynthOptions{30.0, std::nullopt, 1.0, 7});
+  // Runs of a campaign follow each other, so the GPUs of [submit, submit + runtime) intervals
+  // never add up to more than the budget (70 % of Seren's 2,288 GPUs, whole GPUs: 1,601).
+  std::vector<std::pair<std::int64_t, int>> edges;
+  std::size_t runs = 0;
+  for (const JobSpec& j : trace.jobs) {
+    if (j.type != JobType::Pretrain) continue;
+    ++runs;
+    edges.emplace_back(j.submitted.time_since_epoch().count(), j.demand.gpus);
+    edges.emplace_back((j.submitted + j.runtime).time_since_epoch().count(), -j.demand.gpus);
+  }
+  REQUIRE(runs > 100);
+  std::sort(edges.begin(), edges.end());
+  int held = 0, most = 0;
+  for (const auto& [at, change] : edges) {
+    held += change;
+    most = std::max(most, held);
+  }
+  CHECK(most <= 1601);
+  CHECK(most > 0);
+  // A user's consecutive pretraining runs mostly keep one size (a campaign), unlike independent draws.
+  std::map<std::uint32_t, std::vector<int>> sizes_by_user;
+  for (const JobSpec& j : trace.jobs) {
+    if (j.type == JobType::Pretrain) sizes_by_user[j.user.value()].push_back(j.demand.gpus);
+  }
+  std::size_t same = 0, pairs = 0;
+  for (const auto& [user, sizes] : sizes_by_user) {
+    for (std::size_t i = 1; i < sizes.size(); ++i, ++pairs) same += sizes[i] == sizes[i - 1] ? 1U : 0U;
+  }
+  CHECK(static_cast<double>(same) > 0.8 * static_cast<double>(pairs));
 }

@@ -72,6 +72,131 @@ struct Draft {
   FinalState state;
 };
 
+/// Gives the jobs of campaign types their submission times (docs/workload.md "Campaigns"). A
+/// campaign is a run of one size: runs follow each other, each submitted `gap` after the one
+/// before ended. Campaigns get a wished start uniform over the span and start at the time nearest
+/// to it, inside the span if they fit there, when every campaign running then, plus this one,
+/// stays within `budget` GPUs. Cost: O(C log C) per candidate start tried, O(C) candidates, for C
+/// campaigns (a few hundred: one per ~20 pretraining runs); the nearest candidates usually fit.
+void place_campaigns(std::vector<Draft>& drafts, const std::vector<JobClassProfile>& types, std::int64_t span_s,
+                     int budget_gpus, const std::string& source, std::uint64_t seed) {
+  struct Campaign {
+    std::vector<std::size_t> runs;  // indices into drafts, in submission order
+    int gpus = 0;
+    double gap_mean_s = 0;
+    std::int64_t wish_s = 0;
+    std::int64_t length_s = 0;
+  };
+  Rng rng{seed, "synth/campaigns"};
+  Uniform01 uniform;
+  std::vector<Campaign> campaigns;
+  for (const JobClassProfile& type : types) {
+    if (type.campaign_runs_mean <= 0) continue;
+    std::vector<std::size_t> jobs;
+    for (std::size_t i = 0; i < drafts.size(); ++i) {
+      if (drafts[i].type == type.type) jobs.push_back(i);
+    }
+    // One size per campaign; within a size, runs in a random order (trials, resumes, main runs).
+    std::vector<double> key(drafts.size(), 0.0);
+    for (const std::size_t i : jobs) key[i] = uniform(rng);
+    std::sort(jobs.begin(), jobs.end(), [&](std::size_t a, std::size_t b) {
+      return drafts[a].demand.gpus != drafts[b].demand.gpus ? drafts[a].demand.gpus < drafts[b].demand.gpus
+                                                            : key[a] < key[b];
+    });
+    boost::random::geometric_distribution<std::uint64_t> extra(1.0 / type.campaign_runs_mean);
+    std::size_t next = 0;
+    while (next < jobs.size()) {
+      Campaign c;
+      c.gpus = drafts[jobs[next]].demand.gpus;
+      if (c.gpus > budget_gpus) {
+        throw InputError(fmt::format("{}: a {} campaign of {} GPUs exceeds campaign_budget_share ({} GPUs)", source,
+                                     name(type.type), c.gpus, budget_gpus));
+      }
+      c.gap_mean_s = 60.0 * type.campaign_gap_min;
+      const std::uint64_t runs = 1 + extra(rng);
+      while (next < jobs.size() && c.runs.size() < runs && drafts[jobs[next]].demand.gpus == c.gpus) {
+        c.runs.push_back(jobs[next++]);
+      }
+      campaigns.push_back(std::move(c));
+    }
+  }
+  // Gaps are drawn now, so that a campaign's length is known when it is placed.
+  std::vector<std::vector<std::int64_t>> gaps(campaigns.size());
+  for (std::size_t k = 0; k < campaigns.size(); ++k) {
+    Campaign& c = campaigns[k];
+    c.wish_s = static_cast<std::int64_t>(uniform(rng) * static_cast<double>(span_s));
+    boost::random::exponential_distribution<double> gap(c.gap_mean_s > 0 ? 1.0 / c.gap_mean_s : 1.0);
+    for (std::size_t r = 0; r < c.runs.size(); ++r) {
+      const std::int64_t g = r + 1 < c.runs.size() && c.gap_mean_s > 0 ? static_cast<std::int64_t>(gap(rng)) : 0;
+      gaps[k].push_back(g);
+      c.length_s += drafts[c.runs[r]].runtime_s + g;
+    }
+  }
+  std::vector<std::size_t> order(campaigns.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return campaigns[a].wish_s != campaigns[b].wish_s ? campaigns[a].wish_s < campaigns[b].wish_s : a < b;
+  });
+  struct Placed {
+    std::int64_t from, to;
+    int gpus;
+  };
+  std::vector<Placed> placed;
+  // The most GPUs campaigns hold at once within [from, to): a sweep over the overlapping ones.
+  const auto peak = [&](std::int64_t from, std::int64_t to) {
+    std::vector<std::pair<std::int64_t, int>> edges;
+    for (const Placed& p : placed) {
+      if (p.from < to && p.to > from) {
+        edges.emplace_back(std::max(p.from, from), p.gpus);
+        edges.emplace_back(p.to, -p.gpus);
+      }
+    }
+    std::sort(edges.begin(), edges.end());  // an end before a start at one instant
+    int held = 0, most = 0;
+    for (const auto& [at, change] : edges) {
+      held += change;
+      most = std::max(most, held);
+    }
+    return most;
+  };
+  for (const std::size_t k : order) {
+    const Campaign& c = campaigns[k];
+    const std::int64_t length = std::max<std::int64_t>(c.length_s, 1);
+    // Candidate starts: the wish (moved so the campaign ends within the span if it can), the
+    // span's start, and the edges of the campaigns placed so far (start as one ends, or end as
+    // one starts). The first that fits the budget, in order of (past the span, distance to the
+    // wish), wins, so campaigns stay inside the span and near their wished time.
+    const std::int64_t latest = std::max<std::int64_t>(0, span_s - length);
+    std::vector<std::int64_t> candidates{std::min(c.wish_s, latest), 0};
+    for (const Placed& p : placed) {
+      candidates.push_back(p.to);
+      if (p.from - length >= 0) candidates.push_back(p.from - length);
+    }
+    const auto rank = [&](std::int64_t t) {
+      return std::pair<bool, std::int64_t>{t > latest, t > c.wish_s ? t - c.wish_s : c.wish_s - t};
+    };
+    std::sort(candidates.begin(), candidates.end(),
+              [&](std::int64_t x, std::int64_t y) { return rank(x) != rank(y) ? rank(x) < rank(y) : x < y; });
+    std::int64_t t = -1;
+    for (const std::int64_t candidate : candidates) {
+      if (peak(candidate, candidate + length) + c.gpus <= budget_gpus) {
+        t = candidate;
+        break;
+      }
+    }
+    if (t < 0) {  // cannot happen: after the last placed end the budget is free
+      t = 0;
+      for (const Placed& p : placed) t = std::max(t, p.to);
+    }
+    placed.push_back(Placed{t, t + std::max<std::int64_t>(c.length_s, 1), c.gpus});
+    for (std::size_t r = 0; r < c.runs.size(); ++r) {
+      drafts[c.runs[r]].submit_s = t;
+      drafts[c.runs[r]].user = drafts[c.runs.front()].user;  // one team runs a campaign
+      t += drafts[c.runs[r]].runtime_s + gaps[k][r];
+    }
+  }
+}
+
 std::string base36_id(Rng& rng) {
   static constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
   boost::random::uniform_int_distribution<int> digit(0, 35);
@@ -202,6 +327,9 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
       drafts.push_back(Draft{t, drafts.size(), user, cpu ? JobType::Other : cls.profile->type, demand, runtime, state});
     }
   }
+  const auto budget_gpus =
+      static_cast<int>(std::floor(profile.campaign_budget_share * cluster.gpu_nodes * cluster.gpus_per_node + 1e-9));
+  place_campaigns(drafts, profile.gpu_types, span_s, budget_gpus, profile.source, options.seed);
   std::sort(drafts.begin(), drafts.end(), [](const Draft& a, const Draft& b) {
     return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.order < b.order;
   });
