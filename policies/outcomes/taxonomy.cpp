@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "policies/outcomes/table3.hpp"
 #include "sim/policy_api/outcome.hpp"
 #include "sim/policy_api/policy_args.hpp"
 
@@ -45,40 +46,29 @@ namespace {
 
 using R = FailureReason;
 
+/// The Table 3 rows whose reasons lie in [first, last] (the enum follows the table), but `except`,
+/// as (reason, column) pairs in the table's order.
+template <std::size_t N>
+constexpr std::array<std::pair<R, double>, N> rows(R first, R last, R except, double table3::Row::*column) {
+  std::array<std::pair<R, double>, N> out{};
+  std::size_t k = 0;
+  for (const table3::Row& row : table3::kRows) {
+    if (row.reason >= first && row.reason <= last && row.reason != except) out[k++] = {row.reason, row.*column};
+  }
+  return out;
+}
+
 // [Acme Table 3; 2nd] (the top five agree across secondary summaries): share of failed-job GPU
-// time (%) of the mid-run infrastructure reasons. Within one hazard, reason shares of GPU time
-// equal the weights, so these reproduce the published GPU-time shares.
-constexpr std::array<std::pair<R, double>, 8> kMidRun{{{R::NVLinkError, 30.25},
-                                                       {R::CUDAError, 15.77},
-                                                       {R::NodeFailure, 14.30},
-                                                       {R::ECCError, 11.00},
-                                                       {R::NetworkError, 4.53},
-                                                       {R::S3StorageError, 2.12},
-                                                       {R::NCCLTimeoutError, 0.50},
-                                                       {R::NCCLRemoteError, 0.15}}};
+// time (%) of the mid-run infrastructure reasons (all but ConnectionError). Within one hazard,
+// reason shares of GPU time equal the weights, so these reproduce the published GPU-time shares.
+constexpr auto kMidRun = rows<8>(R::NVLinkError, R::NCCLRemoteError, R::ConnectionError, &table3::Row::gpu_time_pct);
 // [Acme Table 3; 2nd] (its "Num" column): failed-job counts of the start-time reasons.
-constexpr std::array<std::pair<R, double>, 9> kFramework{{{R::DataloaderKilled, 6},
-                                                          {R::AttributeError, 67},
-                                                          {R::OutOfMemoryError, 14},
-                                                          {R::RuntimeError, 65},
-                                                          {R::AssertionError, 105},
-                                                          {R::ValueError, 33},
-                                                          {R::ZeroDivisionError, 5},
-                                                          {R::ModelLoadingError, 104},
-                                                          {R::DatasetLoadingError, 5}}};
-constexpr std::array<std::pair<R, double>, 11> kScript{{{R::FileNotFoundError, 568},
-                                                        {R::OSError, 266},
-                                                        {R::TypeError, 620},
-                                                        {R::NameError, 18},
-                                                        {R::PermissionError, 7},
-                                                        {R::ImportError, 111},
-                                                        {R::KeyError, 260},
-                                                        {R::SyntaxError, 10},
-                                                        {R::ArgumentError, 3},
-                                                        {R::CalledProcessError, 4},
-                                                        {R::IndexError, 23}}};
+constexpr auto kFramework = rows<9>(R::DataloaderKilled, R::DatasetLoadingError, R::None, &table3::Row::count);
+constexpr auto kScript = rows<11>(R::FileNotFoundError, R::IndexError, R::None, &table3::Row::count);
 // [Acme Table 3; 2nd]: ConnectionError 147 failures (auxiliary services: any job, near the start).
-constexpr double kConnectionCount = 147;
+constexpr double kConnectionCount = table3::row(R::ConnectionError).count;
+static_assert(kMidRun.back().first == R::NCCLRemoteError && kFramework.back().first == R::DatasetLoadingError &&
+              kScript.back().first == R::IndexError);
 // [Acme Table 3; derived]: infrastructure failures are 281 of 2,575 failures (the paper's
 // "~11 %" [Acme §5]) and 82.06 of 99.99 % of failed GPU time (the paper's ">82 %").
 constexpr double kInfraCountShare = 281.0 / 2575.0;
