@@ -90,8 +90,8 @@ Catalog builtin_catalog() {
                  "runtime and type, so Table 3's shares come out.",
                  make_trace_reasons);
   c.outcomes.add("taxonomy",
-                 "Job failures drawn from the paper's Table 3: script/framework near the start, "
-                 "infrastructure mid-run by node-hours.",
+                 "What-if: job failures drawn from Table 3's causes (script/framework near the start, "
+                 "infrastructure mid-run by node-hours); changes who fails.",
                  make_taxonomy);
 
   c.failures.add("none", "Nodes never fail (the default).", make_no_failures);

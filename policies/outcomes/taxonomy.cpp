@@ -1,6 +1,7 @@
-// Outcome model `taxonomy`: job-level failures drawn per job from the Acme paper's Table 3
-// [Acme §5, Table 3; 2nd]. Two mechanisms
-// [Acme §5; est]:
+// Outcome model `taxonomy`: a what-if model of job-level failures drawn per job from the causes
+// of the Acme paper's Table 3 [Acme §5, Table 3; 2nd]. It decides who fails, so it changes the
+// workload (failed jobs stop early, recorded failures complete); `trace-reasons` keeps the trace's
+// workload and only gives its failures Table 3's reasons. Two mechanisms [Acme §5; est]:
 //  - mid-run infrastructure failures (NVLink, CUDA, node, ECC, network, S3, NCCL): a hazard per
 //    node-hour while the job runs, so a job on more nodes and running longer is more likely to
 //    fail, at an exponentially distributed time into the run;
@@ -12,9 +13,11 @@
 // failures become completions (the model decides who fails). CPU-only jobs never fail (Table 3
 // is about GPU jobs).
 //
-// Calibration (`calibrate: true`, the default): the hazard and the per-job probability are solved
-// on the loaded trace so that, in expectation, infrastructure failures are Table 3's share of
-// failures by count and by GPU time; docs/failures.md gives the equations.
+// By default the rates are physical: `infra_per_node_day` (8.5e-3) and `job_failure_prob` (0.1).
+// Calibration (`calibrate: true`) instead solves the hazard and the per-job probability on the
+// loaded trace so that, in expectation, infrastructure failures are Table 3's share of failures by
+// count and by GPU time (docs/failures.md gives the equations); on a trace of short jobs that
+// takes a hazard hundreds of times a real one, which kills most of the long jobs.
 //
 // Reasons of mid-run failures (`reasons: systematic`, the default) are drawn by systematic
 // sampling proportional to GPU time: failures are laid end to end on a line of GPU-hours whose
@@ -104,17 +107,18 @@ class Taxonomy final : public OutcomeModel {
  public:
   explicit Taxonomy(const PolicyArgs& args)
       : rng_{args.rng()},
-        calibrate_{args.flag("calibrate", true, "fit start-time failure rates to Table 3's shares of this trace")},
+        calibrate_{args.flag("calibrate", false,
+                             "solve both rates for Table 3's shares on this trace (instead of the two rates below)")},
         // [RSC + Acme Table 3; est]: all-cause interruption rate of a large job, 8.5e-3 per node-day.
         hazard_per_node_day_{args.number("infra_per_node_day", 8.5e-3, Range::at_least(0),
-                                         "mid-run infrastructure failures per node-day of a job")},
-        // our model, not from the paper: used only with calibrate: false.
+                                         "mid-run infrastructure failures per node-day of a job (calibrate: false)")},
+        // our model, not from the paper: replaced by the solved value with calibrate: true.
         job_failure_prob_{
             args.number("job_failure_prob", 0.1, Range{0, 1}, "chance a job fails at its start (calibrate: false)")},
         infra_count_share_{args.number("infra_count_share", kInfraCountShare, Range{0, 1, true, true},
-                                       "infrastructure share of failed jobs (Table 3)")},
+                                       "infrastructure share of failed jobs (Table 3; calibrate: true)")},
         infra_gpu_time_share_{args.number("infra_gpu_time_share", kInfraGpuTimeShare, Range{0, 1, true, true},
-                                          "infrastructure share of failed jobs' GPU time (Table 3)")},
+                                          "infrastructure share of failed jobs' GPU time (Table 3; calibrate: true)")},
         systematic_{args.word("reasons", "systematic", {"systematic", "random"},
                               "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
@@ -179,7 +183,13 @@ class Taxonomy final : public OutcomeModel {
       if (hazard_per_node_day_ > 0) period_ = (1 - job_failure_prob_) * midrun(hazard_per_node_day_ / 24.0).second;
       position_ = boost::random::uniform_01<double>{}(reason_rng_)*period_;
     };
-    if (!calibrate_) return set_period();
+    if (!calibrate_) {
+      note_ = fmt::format(
+          "taxonomy (what-if, not calibrated): mid-run infrastructure hazard {:.4g} per node-day, start-time fault "
+          "probability {:.4g} per GPU job",
+          hazard_per_node_day_, job_failure_prob_);
+      return set_period();
+    }
     if (q <= 0 || exposure.empty() || a * q <= qc || b * r <= rc) {
       note_ = "taxonomy: not calibrated (no GPU job long enough for the start-time failure model)";
       return set_period();
