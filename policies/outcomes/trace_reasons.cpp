@@ -16,7 +16,7 @@
 // towards a draw from P ~ product of the jobs' likelihoods under their reasons (log-normal in time
 // to failure and in GPU demand around Table 3's means), given the block's counts. So the GPU-time
 // ranking decides how many jobs of a size class get each reason, and runtime and demand decide
-// which. Jobs of `gpu_error_free_types` (Eval: [Acme §5]) get no GPU error (NVLink, CUDA, ECC)
+// which. Jobs of `gpu_error_free_types` (Eval: [Acme §5; 2nd]) get no GPU error (NVLink, CUDA, ECC)
 // while other jobs are left to take them.
 //
 // Sorting the jobs is O(n log n); the fill is O(n x reasons), the swaps O(n).
@@ -44,7 +44,7 @@ namespace {
 using table3::kRows;
 constexpr std::size_t kReasons = kRows.size();
 
-// The reasons [Acme §5] rules out for evaluation ("none were GPU or NVLink failures").
+// The GPU and NVLink errors: the paper found none among evaluation failures [Acme §5; 2nd].
 bool is_gpu_error(FailureReason r) {
   return r == FailureReason::NVLinkError || r == FailureReason::CUDAError || r == FailureReason::ECCError;
 }
@@ -208,7 +208,7 @@ class TraceReasons final : public OutcomeModel {
                 "jobs whose GPU times are within this factor exchange reasons by likelihood (1: equal ones only)"),
             static_cast<std::size_t>(
                 args.whole("exchange_block", 256, Range{1, 1e6}, "most jobs in one block that exchange reasons"))} {
-    // [Acme §5]: "none" of the evaluation failures "were GPU or NVLink failures".
+    // [Acme §5; 2nd]: no GPU or NVLink failure among evaluation failures.
     for (const JobType t : args.job_types("gpu_error_free_types", {JobType::Eval},
                                           "job types never given NVLinkError, CUDAError or ECCError")) {
       gpu_error_free_[static_cast<std::size_t>(t)] = true;
