@@ -15,8 +15,9 @@ void add_failures(CLI::App& app, Context& /*context*/) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "failures",
-      "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures and "
-      "failed GPU time per category and reason (several jobs.csv files are pooled)");
+      "Print the failure breakdown of simulated runs the way the Acme paper's Table 3 does: failures, "
+      "failed GPU time, mean GPU demand and mean time to failure per category and reason (several jobs.csv "
+      "files are pooled)");
   cmd->add_option("jobs_csv", *files, "jobs.csv of a run (or an AcmeTrace CSV: FAILED rows, reason Unknown)")
       ->required()
       ->check(CLI::ExistingFile);

@@ -1,7 +1,8 @@
 #pragma once
 /// Failures read back from files: a run's jobs.csv (its `failure_log` column) or an AcmeTrace
 /// file (its `state` and `gpu_time`, reason Unknown), plain or gzip, into a FailureBreakdown
-/// (sim/metrics/failure_breakdown.hpp).
+/// (sim/metrics/failure_breakdown.hpp). A `gpu_num` column, when there is one, gives each
+/// failure's GPU demand (and, with its GPU time, its time to failure).
 #include <string>
 
 #include "sim/metrics/failure_breakdown.hpp"

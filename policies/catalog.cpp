@@ -37,6 +37,7 @@ std::unique_ptr<EvaluationPolicy> make_decoupled(const PolicyArgs& args);
 std::unique_ptr<OutcomeModel> make_trace_outcomes(const PolicyArgs& args);
 std::unique_ptr<OutcomeModel> make_all_complete(const PolicyArgs& args);
 std::unique_ptr<OutcomeModel> make_taxonomy(const PolicyArgs& args);
+std::unique_ptr<OutcomeModel> make_trace_reasons(const PolicyArgs& args);
 
 std::unique_ptr<FailureModel> make_no_failures(const PolicyArgs& args);
 std::unique_ptr<FailureModel> make_node_mtbf(const PolicyArgs& args);
@@ -86,9 +87,13 @@ Catalog builtin_catalog() {
                  make_trace_outcomes);
   c.outcomes.add("all-complete", "What-if: nothing fails, nobody cancels; every job completes its recorded runtime.",
                  make_all_complete);
+  c.outcomes.add("trace-reasons",
+                 "As recorded (the workload is the trace's); each FAILED GPU job gets a Table 3 reason, by size, "
+                 "runtime and type, so Table 3's shares come out.",
+                 make_trace_reasons);
   c.outcomes.add("taxonomy",
-                 "Job failures drawn from the paper's Table 3: script/framework near the start, "
-                 "infrastructure mid-run by node-hours.",
+                 "What-if: job failures drawn from Table 3's causes (script/framework near the start, "
+                 "infrastructure mid-run by node-hours); changes who fails.",
                  make_taxonomy);
 
   c.failures.add("none", "Nodes never fail (the default).", make_no_failures);

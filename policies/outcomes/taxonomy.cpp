@@ -1,6 +1,7 @@
-// Outcome model `taxonomy`: job-level failures drawn per job from the Acme paper's Table 3
-// [Acme §5, Table 3; 2nd]. Two mechanisms
-// [Acme §5; est]:
+// Outcome model `taxonomy`: a what-if model of job-level failures drawn per job from the causes
+// of the Acme paper's Table 3 [Acme §5, Table 3; 2nd]. It decides who fails, so it changes the
+// workload (failed jobs stop early, recorded failures complete); `trace-reasons` keeps the trace's
+// workload and only gives its failures Table 3's reasons. Two mechanisms [Acme §5; est]:
 //  - mid-run infrastructure failures (NVLink, CUDA, node, ECC, network, S3, NCCL): a hazard per
 //    node-hour while the job runs, so a job on more nodes and running longer is more likely to
 //    fail, at an exponentially distributed time into the run;
@@ -12,9 +13,11 @@
 // failures become completions (the model decides who fails). CPU-only jobs never fail (Table 3
 // is about GPU jobs).
 //
-// Calibration (`calibrate: true`, the default): the hazard and the per-job probability are solved
-// on the loaded trace so that, in expectation, infrastructure failures are Table 3's share of
-// failures by count and by GPU time; docs/failures.md gives the equations.
+// By default the rates are physical: `infra_per_node_day` (8.5e-3) and `job_failure_prob` (0.1).
+// Calibration (`calibrate: true`) instead solves the hazard and the per-job probability on the
+// loaded trace so that, in expectation, infrastructure failures are Table 3's share of failures by
+// count and by GPU time (docs/failures.md gives the equations); on a trace of short jobs that
+// takes a hazard hundreds of times a real one, which kills most of the long jobs.
 //
 // Reasons of mid-run failures (`reasons: systematic`, the default) are drawn by systematic
 // sampling proportional to GPU time: failures are laid end to end on a line of GPU-hours whose
@@ -36,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "policies/outcomes/table3.hpp"
 #include "sim/policy_api/outcome.hpp"
 #include "sim/policy_api/policy_args.hpp"
 
@@ -45,40 +49,29 @@ namespace {
 
 using R = FailureReason;
 
+/// The Table 3 rows whose reasons lie in [first, last] (the enum follows the table), but `except`,
+/// as (reason, column) pairs in the table's order.
+template <std::size_t N>
+constexpr std::array<std::pair<R, double>, N> rows(R first, R last, R except, double table3::Row::*column) {
+  std::array<std::pair<R, double>, N> out{};
+  std::size_t k = 0;
+  for (const table3::Row& row : table3::kRows) {
+    if (row.reason >= first && row.reason <= last && row.reason != except) out[k++] = {row.reason, row.*column};
+  }
+  return out;
+}
+
 // [Acme Table 3; 2nd] (the top five agree across secondary summaries): share of failed-job GPU
-// time (%) of the mid-run infrastructure reasons. Within one hazard, reason shares of GPU time
-// equal the weights, so these reproduce the published GPU-time shares.
-constexpr std::array<std::pair<R, double>, 8> kMidRun{{{R::NVLinkError, 30.25},
-                                                       {R::CUDAError, 15.77},
-                                                       {R::NodeFailure, 14.30},
-                                                       {R::ECCError, 11.00},
-                                                       {R::NetworkError, 4.53},
-                                                       {R::S3StorageError, 2.12},
-                                                       {R::NCCLTimeoutError, 0.50},
-                                                       {R::NCCLRemoteError, 0.15}}};
+// time (%) of the mid-run infrastructure reasons (all but ConnectionError). Within one hazard,
+// reason shares of GPU time equal the weights, so these reproduce the published GPU-time shares.
+constexpr auto kMidRun = rows<8>(R::NVLinkError, R::NCCLRemoteError, R::ConnectionError, &table3::Row::gpu_time_pct);
 // [Acme Table 3; 2nd] (its "Num" column): failed-job counts of the start-time reasons.
-constexpr std::array<std::pair<R, double>, 9> kFramework{{{R::DataloaderKilled, 6},
-                                                          {R::AttributeError, 67},
-                                                          {R::OutOfMemoryError, 14},
-                                                          {R::RuntimeError, 65},
-                                                          {R::AssertionError, 105},
-                                                          {R::ValueError, 33},
-                                                          {R::ZeroDivisionError, 5},
-                                                          {R::ModelLoadingError, 104},
-                                                          {R::DatasetLoadingError, 5}}};
-constexpr std::array<std::pair<R, double>, 11> kScript{{{R::FileNotFoundError, 568},
-                                                        {R::OSError, 266},
-                                                        {R::TypeError, 620},
-                                                        {R::NameError, 18},
-                                                        {R::PermissionError, 7},
-                                                        {R::ImportError, 111},
-                                                        {R::KeyError, 260},
-                                                        {R::SyntaxError, 10},
-                                                        {R::ArgumentError, 3},
-                                                        {R::CalledProcessError, 4},
-                                                        {R::IndexError, 23}}};
+constexpr auto kFramework = rows<9>(R::DataloaderKilled, R::DatasetLoadingError, R::None, &table3::Row::count);
+constexpr auto kScript = rows<11>(R::FileNotFoundError, R::IndexError, R::None, &table3::Row::count);
 // [Acme Table 3; 2nd]: ConnectionError 147 failures (auxiliary services: any job, near the start).
-constexpr double kConnectionCount = 147;
+constexpr double kConnectionCount = table3::row(R::ConnectionError).count;
+static_assert(kMidRun.back().first == R::NCCLRemoteError && kFramework.back().first == R::DatasetLoadingError &&
+              kScript.back().first == R::IndexError);
 // [Acme Table 3; derived]: infrastructure failures are 281 of 2,575 failures (the paper's
 // "~11 %" [Acme §5]) and 82.06 of 99.99 % of failed GPU time (the paper's ">82 %").
 constexpr double kInfraCountShare = 281.0 / 2575.0;
@@ -114,17 +107,18 @@ class Taxonomy final : public OutcomeModel {
  public:
   explicit Taxonomy(const PolicyArgs& args)
       : rng_{args.rng()},
-        calibrate_{args.flag("calibrate", true, "fit start-time failure rates to Table 3's shares of this trace")},
+        calibrate_{args.flag("calibrate", false,
+                             "solve both rates for Table 3's shares on this trace (instead of the two rates below)")},
         // [RSC + Acme Table 3; est]: all-cause interruption rate of a large job, 8.5e-3 per node-day.
         hazard_per_node_day_{args.number("infra_per_node_day", 8.5e-3, Range::at_least(0),
-                                         "mid-run infrastructure failures per node-day of a job")},
-        // our model, not from the paper: used only with calibrate: false.
+                                         "mid-run infrastructure failures per node-day of a job (calibrate: false)")},
+        // our model, not from the paper: replaced by the solved value with calibrate: true.
         job_failure_prob_{
             args.number("job_failure_prob", 0.1, Range{0, 1}, "chance a job fails at its start (calibrate: false)")},
         infra_count_share_{args.number("infra_count_share", kInfraCountShare, Range{0, 1, true, true},
-                                       "infrastructure share of failed jobs (Table 3)")},
+                                       "infrastructure share of failed jobs (Table 3; calibrate: true)")},
         infra_gpu_time_share_{args.number("infra_gpu_time_share", kInfraGpuTimeShare, Range{0, 1, true, true},
-                                          "infrastructure share of failed jobs' GPU time (Table 3)")},
+                                          "infrastructure share of failed jobs' GPU time (Table 3; calibrate: true)")},
         systematic_{args.word("reasons", "systematic", {"systematic", "random"},
                               "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
@@ -189,7 +183,13 @@ class Taxonomy final : public OutcomeModel {
       if (hazard_per_node_day_ > 0) period_ = (1 - job_failure_prob_) * midrun(hazard_per_node_day_ / 24.0).second;
       position_ = boost::random::uniform_01<double>{}(reason_rng_)*period_;
     };
-    if (!calibrate_) return set_period();
+    if (!calibrate_) {
+      note_ = fmt::format(
+          "taxonomy (what-if, not calibrated): mid-run infrastructure hazard {:.4g} per node-day, start-time fault "
+          "probability {:.4g} per GPU job",
+          hazard_per_node_day_, job_failure_prob_);
+      return set_period();
+    }
     if (q <= 0 || exposure.empty() || a * q <= qc || b * r <= rc) {
       note_ = "taxonomy: not calibrated (no GPU job long enough for the start-time failure model)";
       return set_period();

@@ -115,7 +115,7 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     summary.gpu_allocation_ratio = static_cast<double>(result.allocated_gpu_ms) /
                                    (static_cast<double>(total_gpus) * static_cast<double>(makespan.count()));
   }
-  summary.failures.breakdown = failure_breakdown(result.jobs);
+  summary.failures.breakdown = failure_breakdown(result.jobs, jobs, result.spawned);
   if (makespan.count() > 0 && result.gpu_nodes > 0) {
     summary.failures.node_availability =
         1.0 - static_cast<double>(result.down_node_ms) /

@@ -74,3 +74,26 @@ TEST_CASE("a malformed failures file names file, line, column, expected and foun
   CHECK_THROWS_WITH(add_failures_from_csv(short_row, b), Catch::StartsWith(short_row + ":2: row: expected"));
   for (const auto& p : {bad_log, bad_gpu, no_columns, short_row}) std::filesystem::remove(p);
 }
+
+TEST_CASE("a gpu_num column gives each failure its GPU demand and time to failure; a bad cell names its place") {
+  const std::string path =
+      write_file("acmesim_failures_gpus.csv",
+                 "job_id,gpu_num,failure_log\n1,8,NVLinkError:4800\n2,2,ECCError:200;NVLinkError:600\n"
+                 "3,0,Unknown:0\n");
+  FailureBreakdown b;
+  add_failures_from_csv(path, b);
+  const auto at = [](FailureReason r) { return static_cast<std::size_t>(r); };
+  CHECK(b.with_demand[at(FailureReason::NVLinkError)] == 2);
+  CHECK(b.gpus[at(FailureReason::NVLinkError)] == 10);
+  CHECK(b.attempt_ms[at(FailureReason::NVLinkError)] == 900'000);  // 600 s and 300 s
+  CHECK(b.attempt_ms[at(FailureReason::ECCError)] == 100'000);
+  CHECK(b.with_demand[at(FailureReason::Unknown)] == 0);  // CPU-only
+  const std::string trace = write_file("acmesim_failures_trace_gpus.csv", "state,gpu_time,gpu_num\nFAILED,120,4\n");
+  FailureBreakdown t;
+  add_failures_from_csv(trace, t);
+  CHECK(t.attempt_ms[at(FailureReason::Unknown)] == 30'000);
+  const std::string bad = write_file("acmesim_failures_bad_gpus.csv", "gpu_num,failure_log\n8,NVLinkError:1\nx,\n");
+  CHECK_THROWS_MATCHES(add_failures_from_csv(bad, b), InputError,
+                       Catch::Message(bad + ":3: column 'gpu_num': expected a whole number of GPUs, found 'x'"));
+  for (const auto& p : {path, trace, bad}) std::filesystem::remove(p);
+}

@@ -296,7 +296,8 @@ TEST_CASE("seeded node failures with recovery give identical runs, and another s
 }
 
 TEST_CASE("taxonomy failures of CPU-only jobs never happen and failed GPU jobs stop at their time to failure") {
-  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml", {"outcomes=taxonomy"});
+  const Scenario scenario =
+      load_scenario(kSource + "/configs/default.yaml", {"outcomes={name: taxonomy, calibrate: true}"});
   const Trace trace = read_acme_trace(scenario.trace_path);
   Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, builtin_catalog())};
   const RunResult r = sim.run();
@@ -312,7 +313,17 @@ TEST_CASE("taxonomy failures of CPU-only jobs never happen and failed GPU jobs s
     }
   }
   CHECK(failed > 100);
-  CHECK(r.outcome_note.find("calibrated") != std::string::npos);
+  CHECK(r.outcome_note.find("taxonomy calibrated on") != std::string::npos);
+}
+
+TEST_CASE("taxonomy uses its physical rates unless asked to calibrate them on the trace") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml", {"outcomes=taxonomy"});
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  const auto model = builtin_catalog().outcomes.make(scenario.outcomes);
+  model->prepare(trace.jobs);
+  CHECK(model->note() ==
+        "taxonomy (what-if, not calibrated): mid-run infrastructure hazard 0.0085 per node-day, start-time fault "
+        "probability 0.1 per GPU job");
 }
 
 TEST_CASE("the failure breakdown read back from jobs.csv equals the run's own") {
