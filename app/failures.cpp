@@ -24,8 +24,11 @@ void add_failures(CLI::App& app, Context& /*context*/) {
   cmd->callback([files] {
     FailureBreakdown pooled;
     for (const std::string& path : *files) add_failures_from_csv(path, pooled);
-    fmt::print("failure breakdown of {} file{} (Table 3 of the Acme paper: share of failures and of failed GPU time)\n",
-               files->size(), files->size() == 1 ? "" : "s");
+    fmt::print(
+        "failure breakdown of {} file{} (Table 3 of the Acme paper: share of failures and of failed GPU time)\n"
+        "failed GPU-h: GPU time of the attempts a failure ended (not the run's lost GPU-hours, the work "
+        "redone after failures)\n",
+        files->size(), files->size() == 1 ? "" : "s");
     fmt::print("{}", format_failure_breakdown(pooled));
   });
 }

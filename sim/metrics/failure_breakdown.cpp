@@ -87,7 +87,7 @@ std::string format_failure_breakdown(const FailureBreakdown& b) {
                        static_cast<double>(ms) / 60000.0 / static_cast<double>(n));
   };
   std::string out = fmt::format("{:<16} {:<20} {:>8} {:>8} {:>13} {:>10} {:>9} {:>10}\n", "category", "reason",
-                                "failures", "% count", "GPU-hours", "% GPU time", "mean GPUs", "TTF (min)");
+                                "failures", "% count", "failed GPU-h", "% GPU time", "mean GPUs", "TTF (min)");
   for (std::size_t ci = 0; ci < kFailureCategoryCount; ++ci) {
     const auto c = static_cast<FailureCategory>(ci);
     const std::uint64_t n = b.category_count(c);
