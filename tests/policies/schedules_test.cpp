@@ -125,11 +125,11 @@ TEST_CASE("acme preempts low-priority evaluation first to give pretraining its q
   CHECK(r.jobs[1].preemptions == 0);
 }
 
-TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs and holds back new ones") {
+TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs, which cannot pass it here") {
   // The jobs of the preemption case above with preemption: false. Pretrain j2 at 10 is within
-  // quota but both nodes are busy until 100, and while it waits no best-effort job starts, so
-  // the SFT j3 at 20 waits too (it would fit nowhere anyway). At 100 both nodes free up: j2 runs
-  // 100-150, j3 100-110; nobody is preempted.
+  // quota but both nodes are busy until 100: it is reserved at 100 with no GPUs to spare, and the
+  // SFT j3 at 20 (8 GPUs) fits nowhere anyway. At 100 both nodes free up: j2 runs 100-150, j3
+  // 100-110; nobody is preempted.
   auto jobs = make_jobs({{0, 8, 100}, {0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
   jobs[0].type = JobType::Eval;
   jobs[2].type = JobType::Pretrain;
@@ -141,6 +141,31 @@ TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs a
   for (const auto& j : r.jobs) CHECK(j.preemptions == 0);
 }
 
+TEST_CASE("acme backfills best-effort jobs around a blocked in-quota job but never delays its reservation") {
+  // Two 8-GPU nodes, Pretrain quota 16 GPUs, no preemption. j0 (Other, 8 GPUs) runs 0-100 on
+  // one node, j1 (Other, 4 GPUs) 0-200 on the other. Pretrain j2 (16 GPUs, 50 s) at 10 is in
+  // quota but blocked: its reservation is at 200, when j1's end frees its 16th GPU, with none
+  // to spare. The Eval j3 (4 GPUs, 50 s) at 20 ends at 70 <= 200: it starts at once on j1's
+  // node (the old rule held every best-effort job back). The SFT j4 (4 GPUs, 300 s) at 30 would
+  // end after 200 and needs GPUs the reservation needs: it waits, also when j0 ends at 100, and
+  // starts when j2 ends at 250. j2 starts exactly at its reservation, 200.
+  auto jobs = make_jobs({{0, 8, 100}, {0, 4, 200}, {10, 16, 50}, {20, 4, 50}, {30, 4, 300}});
+  jobs[2].type = JobType::Pretrain;
+  jobs[3].type = JobType::Eval;
+  jobs[4].type = JobType::Sft;
+  const RunResult r =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 16}, preemption: false}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 200, 20, 250});
+  // A best-effort job that needs only GPUs the reservation leaves spare passes it whatever its
+  // length. With an 8-GPU j2 instead, the reservation is at 100 (j0's end) with 4 GPUs spare;
+  // j3 still starts at 20, and j4 (300 s) takes the 4 spare GPUs as soon as j3's end at 70 frees
+  // room for it; j2 starts at 100 on j0's node.
+  jobs[2].demand = Demand{1, 8, 128, 0};
+  const RunResult spare =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 16}, preemption: false}");
+  CHECK(start_seconds(spare) == std::vector<std::int64_t>{0, 0, 100, 20, 70});
+}
+
 TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type") {
   // Quota 8 GPUs: j0 (Pretrain, 8) runs 0-100; j1 (Pretrain, 8) at 10 would exceed the quota, so
   // it waits for j0 although the second node is idle; the Other job j2 at 20 starts at once.
@@ -150,3 +175,4 @@ TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type")
   const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 8}}");
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 20});
 }
+
