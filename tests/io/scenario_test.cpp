@@ -54,7 +54,7 @@ TEST_CASE("an unknown policy name lists the known ones") {
   CHECK(error_of(kBase + "scheduler: fifoo\n") ==
         "dir/x.yaml:3:12: scheduler: expected a known policy (acme, "
         "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
-        "replay, sjf, srtf), found 'fifoo'");
+        "replay, sjf, slurm, srtf), found 'fifoo'");
 }
 
 TEST_CASE("a parameter no policy reads is an error") {

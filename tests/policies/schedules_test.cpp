@@ -176,3 +176,40 @@ TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type")
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 20});
 }
 
+TEST_CASE("slurm orders its queue by QOS, then age and job size as weighted") {
+  // One 8-GPU node, Pretrain quota 8 GPUs, no preemption. j0 (Other) holds the node 0-100. By
+  // 100 the queue holds the Eval j1 (at 10, low-priority QOS), the Other j2 (at 20, best-effort
+  // QOS) and the in-quota Pretrain j3 (at 30, quota QOS), 10 s each: j3 100-110, j2 110-120,
+  // j1 120-130, whatever their age.
+  auto jobs = make_jobs({{0, 8, 100}, {10, 8, 10}, {20, 8, 10}, {30, 8, 10}});
+  jobs[1].type = JobType::Eval;
+  jobs[3].type = JobType::Pretrain;
+  const ClusterSpec one{1, 8, 0, 0, 0};
+  const RunResult qos = run_yaml(one, jobs, "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false}");
+  CHECK(start_seconds(qos) == std::vector<std::int64_t>{0, 120, 110, 100});
+  // Age alone (no QOS, no size weight): oldest first, j1 j2 j3.
+  const RunResult age = run_yaml(one, jobs,
+                                 "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false, weight_qos: 0, "
+                                 "weight_job_size: 0, weight_age: 1000}");
+  CHECK(start_seconds(age) == std::vector<std::int64_t>{0, 100, 110, 120});
+  // Size outweighs age here: the 8-GPU j2 goes before the older 4-GPU j1 (Slurm favours large
+  // jobs by default); at 100 j2 takes the node, at 110 j1 and j3 (4 GPUs each) share it.
+  jobs[1].demand = Demand{1, 4, 64, 0};
+  jobs[3].demand = Demand{1, 4, 64, 0};
+  const RunResult size = run_yaml(one, jobs,
+                                  "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false, weight_qos: 0, "
+                                  "weight_job_size: 1000, weight_age: 1}");
+  CHECK(start_seconds(size) == std::vector<std::int64_t>{0, 110, 100, 110});
+}
+
+TEST_CASE("slurm never makes a CPU job wait behind GPU jobs") {
+  // One 8-GPU node and one CPU-only node, 128 CPUs each. j0 (8 GPUs) holds the GPU node 0-100
+  // and j1 (8 GPUs) at 10 waits for it. The CPU job j2 (8 CPUs, 10 s) at 20 runs at once on the
+  // CPU node under slurm; under fifo it waits behind j1 until 100.
+  auto jobs = make_jobs({{0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
+  jobs[2].demand = Demand{1, 0, 8, 0};
+  const ClusterSpec cluster{1, 8, 128, 0, 1};
+  const RunResult slurm = run_yaml(cluster, jobs, "slurm");
+  CHECK(start_seconds(slurm) == std::vector<std::int64_t>{0, 100, 20});
+  CHECK(start_seconds(run_yaml(cluster, jobs, "fifo")) == std::vector<std::int64_t>{0, 100, 100});
+}
