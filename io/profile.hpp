@@ -13,17 +13,14 @@
 #include "io/acme_trace.hpp"
 #include "sim/model/cluster.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/point_cdf.hpp"
 #include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim {
 
-/// A CDF given at points (x, percent <= x), increasing in both; sampled by log-linear
-/// interpolation between points, as the paper's own tables are read [AcmeTrace T1-T7].
-struct PointCdf {
-  std::vector<std::pair<double, double>> points;  // (x > 0, percent in [0, 100]); last percent == 100
-  /// x at cumulative share u in [0, 1): the first point's x below it, log-linear between points.
-  double inverse(double u) const;
-};
+namespace yaml {
+class Node;
+}
 
 /// Final-state shares as a function of the job's duration quantile u (0 = shortest of its type,
 /// 1 = longest): linear between rows. Couples states to duration (script failures are short,
@@ -84,6 +81,9 @@ struct WorkloadProfile {
 };
 
 WorkloadProfile load_profile(const std::string& path);
+/// `{x: percent, ...}` as a PointCdf (x > 0 increasing, percents non-decreasing, ending at 100);
+/// InputError at the node's place otherwise. The scenario reader uses it for launch latency.
+PointCdf read_point_cdf(const yaml::Node& node);
 WorkloadProfile parse_profile(const std::string& name, const std::string& yaml_text);
 
 /// "seren" and "kalos" name the bundled profiles in `profile_dir`; anything else is a path.

@@ -6,7 +6,9 @@
 ///   trace: ../traces/x.csv.gz       # relative to the scenario file (or to the working
 ///                                   # directory when given with --set)
 ///   cluster: {nodes: 286, gpus_per_node: 8, cpus_per_node: 128, memory_gib_per_node: 1024,
-///             cpu_nodes: 0, nodes_per_switch: 0}   # GPU nodes per leaf switch, 0: no topology
+///             cpu_nodes: 0, nodes_per_switch: 0,   # GPU nodes per leaf switch, 0: no topology
+///             launch_latency_s: {8: 0, 16: 50, 32: 100},  # CDF {s: percent}; absent: none
+///             launch_in_duration: true}        # recorded durations include the first launch
 ///   scheduler: fifo                 # or {name: fifo, ...parameters}
 ///   placement: pack
 ///   outcomes: trace                 # how jobs end: trace | all-complete | taxonomy (docs/failures.md)
@@ -35,6 +37,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::string trace_path;
   ClusterSpec cluster;
+  LaunchLatency launch;  // cluster.launch_latency_s, cluster.launch_in_duration
   PolicyArgs scheduler;
   PolicyArgs placement;
   // The fault slots default to the core's behaviour (load_scenario() sets them from the file).
@@ -59,8 +62,9 @@ Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
 Policies make_policies(const Scenario& scenario, const Catalog& catalog);
 
 /// The options every run of `scenario` on `trace` shares (`run`, `compare`, `eval-cluster`):
-/// the scenario's timeline interval, and the local time of day at SimTime 0 (the trace's
-/// epoch in its UTC offset) for recovery policies whose people sleep at night.
+/// the scenario's timeline interval, its launch latency and seed, and the local time of day at
+/// SimTime 0 (the trace's epoch in its UTC offset) for recovery policies whose people sleep at
+/// night.
 SimulationOptions simulation_options(const Scenario& scenario, const Trace& trace);
 
 }  // namespace acmesim

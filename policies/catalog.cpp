@@ -26,6 +26,7 @@ std::unique_ptr<Scheduler> make_easy_backfill(const PolicyArgs& args);
 std::unique_ptr<Scheduler> make_conservative_backfill(const PolicyArgs& args);
 std::unique_ptr<Scheduler> make_fair_share(const PolicyArgs& args);
 std::unique_ptr<Scheduler> make_acme(const PolicyArgs& args);
+std::unique_ptr<Scheduler> make_slurm(const PolicyArgs& args);
 
 std::unique_ptr<Placement> make_pack(const PolicyArgs& args);
 std::unique_ptr<Placement> make_spread(const PolicyArgs& args);
@@ -69,6 +70,10 @@ Catalog builtin_catalog() {
   c.schedulers.add("fair-share", "Per-user fair share of GPUs by Slurm-style decayed usage.", make_fair_share);
   c.schedulers.add("acme", "Acme's policy: GPU quota for pretraining; others best-effort, preemptible; eval lowest.",
                    make_acme);
+  c.schedulers.add("slurm",
+                   "Slurm as on Seren: CPU and GPU partitions, pretraining quota + best-effort, multifactor "
+                   "priority, EASY backfill.",
+                   make_slurm);
 
   c.placements.add("pack", "Fullest node that fits (best fit); multi-node jobs land on whole idle nodes.", make_pack);
   c.placements.add("spread", "Emptiest node that fits (worst fit); spreads load across nodes.", make_spread);

@@ -1,5 +1,4 @@
 #include <set>
-#include <utility>
 
 #include "policies/scheduling/queue_tools.hpp"
 #include "policies/scheduling/runtime_estimate.hpp"
@@ -41,17 +40,18 @@ class EasyBackfill final : public Scheduler {
     }
     if (queue_.empty()) return;
     const JobId head = queue_.begin()->second;
-    auto [shadow, extra] = reservation(pass, pass.job(head).demand.gpus);
+    Reservation reservation =
+        reserve_gpus(pass, pass.job(head).demand.gpus, [&](auto f) { running_.for_each_live(pass, f); });
     FitMemo memo;
     int tested = 0;
     for (auto it = std::next(queue_.begin()); it != queue_.end() && tested < max_job_test_; ++tested) {
       const JobId job = it->second;
       const int gpus = pass.job(job).demand.gpus;
-      const bool before_shadow = pass.now() + estimate_.of(pass.job(job)) <= shadow;
-      if (before_shadow || gpus <= extra) {
+      const Duration estimate = estimate_.of(pass.job(job));
+      if (reservation.admits(pass.now(), estimate, gpus)) {
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
-          if (!before_shadow) extra -= gpus;
+          reservation.took(pass.now(), estimate, gpus);
           it = queue_.erase(it);
           continue;
         }
@@ -64,29 +64,6 @@ class EasyBackfill final : public Scheduler {
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
     running_.add(pass, estimate_.end_of(pass, job), job);
-  }
-
-  /// (shadow time, extra GPUs) for a head needing `need` GPUs, from estimated ends.
-  std::pair<SimTime, int> reservation(SchedulingPass& pass, int need) {
-    const Cluster& cluster = pass.cluster();
-    int free = cluster.idle_gpus();
-    // A CPU-only head waits for CPUs, which this GPU plan does not track: only jobs that use
-    // no GPUs may pass it (extra = 0). A head blocked by fragments, not by the GPU count,
-    // leaves the GPUs beyond its own as extra.
-    if (need == 0) return {pass.now(), 0};
-    if (free >= need) return {pass.now(), free - need};
-    auto& entries = running_.entries();
-    for (auto it = entries.begin(); it != entries.end();) {
-      if (!running_.live(pass, *it)) {
-        it = entries.erase(it);
-        continue;
-      }
-      free += pass.job(it->job).demand.gpus;
-      if (free >= need) return {std::max(it->key, pass.now()), free - need};
-      ++it;
-    }
-    // Not enough GPUs even when everything ends (nodes down): no time-based backfill.
-    return {pass.now(), 0};
   }
 
   RuntimeEstimate estimate_;

@@ -1,6 +1,7 @@
 #pragma once
-/// Small pieces shared by the schedulers: a per-pass memo of demands that did not fit, and a
-/// scheduler's own ordered view of the jobs it started.
+/// Small pieces shared by the schedulers: a per-pass memo of demands that did not fit, a
+/// scheduler's own ordered view of the jobs it started, and the EASY reservation.
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <tuple>
@@ -92,6 +93,20 @@ class TrackedRunning {
   }
   Set& entries() { return entries_; }
 
+  /// Calls f(key, gpus) on the live entries in key order until it returns true; stale entries
+  /// met are dropped. O(entries walked).
+  template <class F>
+  void for_each_live(const SchedulingPass& pass, F f) {
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (!live(pass, *it)) {
+        it = entries_.erase(it);
+        continue;
+      }
+      if (f(it->key, pass.job(it->job).demand.gpus)) return;
+      ++it;
+    }
+  }
+
   /// Preemption candidates: live GPU jobs in key order until `freeable` (idle GPUs plus those of
   /// the jobs taken so far) reaches `need`, or `stop(entry)` says this and every later entry is
   /// off limits. Stale entries met are dropped. O(entries walked).
@@ -117,5 +132,51 @@ class TrackedRunning {
  private:
   Set entries_;
 };
+
+/// The EASY rule around one reservation (Lifka, JSSPP 1995; Mu'alem and Feitelson, IEEE TPDS
+/// 2001): the blocked job will have its GPUs at `shadow`, with `extra` GPUs to spare then. A
+/// later job may start now if it fits and either ends (by its estimate) by the shadow time or
+/// needs no more than the extra GPUs, which then shrink by its GPUs. The reservation counts
+/// GPUs, not nodes. O(1) per question.
+struct Reservation {
+  SimTime shadow;
+  int extra = 0;
+  bool admits(SimTime now, Duration estimate, int gpus) const { return now + estimate <= shadow || gpus <= extra; }
+  void took(SimTime now, Duration estimate, int gpus) {
+    if (now + estimate > shadow) extra -= gpus;
+  }
+};
+
+/// The reservation of a blocked job needing `need` GPUs: the idle GPUs now, then those freed by
+/// running jobs in order of expected end. `ends(f)` calls f(end, gpus) on running jobs in that
+/// order until f returns true. A CPU-only job waits for CPUs, which this plan does not track:
+/// only jobs without GPUs may pass it (extra 0). A job blocked by fragments, not by the GPU
+/// count, leaves the GPUs beyond its own as extra. If even the end of every running job does not
+/// free enough GPUs (nodes down), there is no time-based backfill either. O(jobs visited).
+template <class Ends>
+Reservation reserve_gpus(const SchedulingPass& pass, int need, Ends ends) {
+  const SimTime now = pass.now();
+  int free = pass.cluster().idle_gpus();
+  if (need == 0) return {now, 0};
+  if (free >= need) return {now, free - need};
+  Reservation found{now, 0};
+  ends([&](SimTime end, int gpus) {
+    free += gpus;
+    if (free < need) return false;
+    found = Reservation{std::max(end, now), free - need};
+    return true;
+  });
+  return found;
+}
+
+/// The same from SchedulingPass::running(): the ends the running jobs' recorded durations
+/// advertise (what a user who states the exact runtime tells the scheduler).
+inline Reservation reserve_gpus_by_advertised_ends(const SchedulingPass& pass, int need) {
+  return reserve_gpus(pass, need, [&pass](auto f) {
+    for (const RunningJob& r : pass.running()) {
+      if (f(r.expected_end, pass.job(r.job).demand.gpus)) return;
+    }
+  });
+}
 
 }  // namespace acmesim::policies

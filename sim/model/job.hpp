@@ -88,8 +88,10 @@ struct JobStatus {
   FailureReason end_reason = FailureReason::None;  // why it ended failed, if it did and it is known
 
   SimTime attempt_started{};    // start of the current (or last) attempt
-  Duration attempt_overhead{};  // restart overhead paid at the start of the current attempt
+  Duration attempt_overhead{};  // held before working in the current attempt: restart overhead + a launch on top
   Duration next_overhead{};     // restart overhead the next start will pay
+  Duration attempt_launch{};    // launch latency of the current (or last) attempt (sim/run LaunchLatency)
+  Duration first_launch{};      // launch latency of the first attempt: its work began at started + this
   Duration done{};              // work kept from interrupted attempts
   Duration attempt_work{};      // work done by the last closed attempt (conservation check)
 

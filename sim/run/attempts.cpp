@@ -8,12 +8,19 @@
 
 namespace acmesim {
 
-void Attempts::open(JobStatus& status, SimTime now) {
+void Attempts::open(JobStatus& status, SimTime now, Duration launch, bool launch_in_duration) {
   if (!status.started) status.started = now;
   ++status.attempt;
   status.attempt_started = now;
   status.attempt_overhead = status.next_overhead;
   status.next_overhead = Duration{0};
+  if (status.attempt == 1 && launch_in_duration) {
+    status.attempt_launch = std::min(launch, status.work);  // inside the recorded duration
+  } else {
+    status.attempt_launch = launch;
+    status.attempt_overhead += launch;
+  }
+  if (status.attempt == 1) status.first_launch = status.attempt_launch;
 }
 
 SimTime Attempts::end_of(JobId id, const JobStatus& status, Duration work) const {

@@ -29,8 +29,11 @@ class Attempts {
   void add_job() { plans_.emplace_back(); }
   void set_plan(JobId id, const CheckpointPlan& plan) { plans_[id.value()] = plan; }
 
-  /// Opens an attempt of `status` now: it pays the overhead its last interruption left.
-  static void open(JobStatus& status, SimTime now);
+  /// Opens an attempt of `status` now: it pays the overhead its last interruption left, and
+  /// `launch` (the cluster's launch latency) before any work, unless `launch_in_duration` and
+  /// this is the job's first start: then the launch is the first part of its recorded duration
+  /// and adds no time (it is only recorded, cut to the job's work).
+  static void open(JobStatus& status, SimTime now, Duration launch = Duration{0}, bool launch_in_duration = true);
 
   /// When the current attempt ends if nothing interrupts it, given the work it must reach:
   /// restart overhead, then the work left stretched by the checkpoint stalls on the way.

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/random/uniform_real_distribution.hpp>
+#include <cmath>
 
 #include "sim/core/error.hpp"
 
@@ -83,7 +85,8 @@ Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& j
       options_{std::move(options)},
       allocations_(jobs.size()),
       covered_(jobs.size(), 0),
-      jobs_on_node_(cluster_.node_count()) {
+      jobs_on_node_(cluster_.node_count()),
+      launch_rng_{options_.seed, "cluster/launch"} {
   if (!policies_.scheduler || !policies_.placement || !policies_.outcomes || !policies_.failures ||
       !policies_.recovery) {
     throw SimulationError("a simulation needs a policy in every slot (the `none` policies stand for no failures)");
@@ -300,7 +303,7 @@ void Simulation::start(JobId id, const Allocation& where) {
   cluster_.take(where);
   allocations_[id.value()] = where;
   jobs_.set_phase(id, JobPhase::Running);
-  Attempts::open(status, engine_.now());
+  Attempts::open(status, engine_.now(), draw_launch(), options_.launch.in_duration);
   for (const Slice& slice : where) {
     if (slice.gpus > 0) jobs_on_node_[slice.node.value()].push_back(id);
   }
@@ -401,6 +404,13 @@ void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
 SimTime Simulation::expected_end(JobId id) const {
   const JobStatus& status = jobs_.status(id);
   return attempts_.end_of(id, status, status.work);
+}
+
+Duration Simulation::draw_launch() {
+  if (options_.launch.cdf.empty()) return Duration{0};
+  const double u = boost::random::uniform_real_distribution<double>{}(launch_rng_);
+  // Whole seconds, rounded up, as the trace records times (1e-9: a grid point stays itself).
+  return seconds(static_cast<std::int64_t>(std::ceil(options_.launch.cdf.inverse(u) - 1e-9)));
 }
 
 SimTime Simulation::advertised_end(JobId id) const {

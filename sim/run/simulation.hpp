@@ -14,9 +14,11 @@
 #include <set>
 #include <vector>
 
+#include "sim/core/rng.hpp"
 #include "sim/model/cluster.hpp"
 #include "sim/model/events.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/point_cdf.hpp"
 #include "sim/policy_api/job_hook.hpp"
 #include "sim/policy_api/policies.hpp"
 #include "sim/run/attempts.hpp"
@@ -33,6 +35,21 @@ struct Progress {
   double wall_seconds;
 };
 
+/// The launch latency of the cluster model (Kubernetes: pulling the image and starting the
+/// pod's containers after the scheduler bound it). At every start the job holds its resources
+/// from the scheduling decision and works only after a latency drawn from `cdf` (whole
+/// seconds, rounded up; one draw per start, in start order, from Rng{seed, "cluster/launch"}).
+/// `in_duration` says how a recorded duration is read: true (Kalos, [AcmeTrace T6]: no job is
+/// shorter than 8 s) means it counts from the decision and already includes the first start's
+/// launch, so an uninterrupted job holds exactly its recorded duration and only restarts pay a
+/// launch on top (with their restart overhead); false means every start, the first included,
+/// pays its launch on top of the work. A launch on top is held like a restart overhead and booked
+/// with it (overhead_gpu_ms). Cost: O(points of the CDF) per start.
+struct LaunchLatency {
+  PointCdf cdf;  // in seconds; empty: no launch latency (Slurm)
+  bool in_duration = true;
+};
+
 struct SimulationOptions {
   Duration timeline_interval = seconds(600);
   /// Local wall-clock time of day at SimTime 0 (the trace's epoch in its UTC offset), so that
@@ -42,6 +59,9 @@ struct SimulationOptions {
   std::function<void(const Progress&)> on_progress;
   /// Not owned; may be null. Called on job starts and ends; may spawn jobs (job_hook.hpp).
   JobHook* hook = nullptr;
+  LaunchLatency launch;
+  /// The scenario's seed: the cluster model's own random streams (launch latency) derive from it.
+  std::uint64_t seed = 1;
 };
 
 class Simulation {
@@ -83,6 +103,8 @@ class Simulation {
   SimTime expected_end(JobId id) const;
   /// The same for the recorded duration: what the scheduler's RunningJobs are ordered by.
   SimTime advertised_end(JobId id) const;
+  /// This start's launch latency (0 without a launch model).
+  Duration draw_launch();
   void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);
 
   Cluster cluster_;
@@ -101,6 +123,7 @@ class Simulation {
   RunningJobs running_jobs_;  // SchedulingPass::running(); O(log n) per start and end
   std::string outcome_note_;
   std::chrono::steady_clock::time_point last_progress_{};
+  Rng launch_rng_;
 };
 
 }  // namespace acmesim

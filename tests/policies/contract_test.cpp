@@ -217,3 +217,31 @@ TEST_CASE("conservative-backfill's kept plan gives exactly the schedule of a pla
     }
   }
 }
+
+TEST_CASE("slurm starts every CPU job when it would start with no GPU job in the cluster at all") {
+  // The CPU partition is the CPU-only node, and its queue is its own: the GPU jobs of the mixed
+  // trace, however contended, change no CPU job's start.
+  const auto jobs = mixed_trace(11);
+  std::vector<JobSpec> cpu_only;
+  std::vector<std::size_t> index;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].demand.cpu_only()) continue;
+    cpu_only.push_back(jobs[i]);
+    cpu_only.back().id = JobId{static_cast<std::uint32_t>(cpu_only.size() - 1)};
+    index.push_back(i);
+  }
+  REQUIRE(cpu_only.size() > 20);
+  // 128 CPUs on the one CPU-only node hold 16 of these 8-CPU jobs: they contend among themselves.
+  const ClusterSpec cluster{8, 8, 128, 0, 1, 4};
+  for (const std::string placement : {"pack", "spread", "first-fit", "topology"}) {
+    INFO(placement);
+    const RunResult all = run_policies(cluster, jobs, "slurm", placement);
+    const RunResult alone = run_policies(cluster, cpu_only, "slurm", placement);
+    std::int64_t waited = 0;
+    for (std::size_t k = 0; k < cpu_only.size(); ++k) {
+      CHECK(*all.jobs[index[k]].started == *alone.jobs[k].started);
+      waited += (*alone.jobs[k].started - cpu_only[k].submitted).count();
+    }
+    CHECK(waited > 0);
+  }
+}

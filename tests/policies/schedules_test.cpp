@@ -125,11 +125,11 @@ TEST_CASE("acme preempts low-priority evaluation first to give pretraining its q
   CHECK(r.jobs[1].preemptions == 0);
 }
 
-TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs and holds back new ones") {
+TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs, which cannot pass it here") {
   // The jobs of the preemption case above with preemption: false. Pretrain j2 at 10 is within
-  // quota but both nodes are busy until 100, and while it waits no best-effort job starts, so
-  // the SFT j3 at 20 waits too (it would fit nowhere anyway). At 100 both nodes free up: j2 runs
-  // 100-150, j3 100-110; nobody is preempted.
+  // quota but both nodes are busy until 100: it is reserved at 100 with no GPUs to spare, and the
+  // SFT j3 at 20 (8 GPUs) fits nowhere anyway. At 100 both nodes free up: j2 runs 100-150, j3
+  // 100-110; nobody is preempted.
   auto jobs = make_jobs({{0, 8, 100}, {0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
   jobs[0].type = JobType::Eval;
   jobs[2].type = JobType::Pretrain;
@@ -141,6 +141,31 @@ TEST_CASE("acme without preemption makes pretraining wait for best-effort jobs a
   for (const auto& j : r.jobs) CHECK(j.preemptions == 0);
 }
 
+TEST_CASE("acme backfills best-effort jobs around a blocked in-quota job but never delays its reservation") {
+  // Two 8-GPU nodes, Pretrain quota 16 GPUs, no preemption. j0 (Other, 8 GPUs) runs 0-100 on
+  // one node, j1 (Other, 4 GPUs) 0-200 on the other. Pretrain j2 (16 GPUs, 50 s) at 10 is in
+  // quota but blocked: its reservation is at 200, when j1's end frees its 16th GPU, with none
+  // to spare. The Eval j3 (4 GPUs, 50 s) at 20 ends at 70 <= 200: it starts at once on j1's
+  // node (the old rule held every best-effort job back). The SFT j4 (4 GPUs, 300 s) at 30 would
+  // end after 200 and needs GPUs the reservation needs: it waits, also when j0 ends at 100, and
+  // starts when j2 ends at 250. j2 starts exactly at its reservation, 200.
+  auto jobs = make_jobs({{0, 8, 100}, {0, 4, 200}, {10, 16, 50}, {20, 4, 50}, {30, 4, 300}});
+  jobs[2].type = JobType::Pretrain;
+  jobs[3].type = JobType::Eval;
+  jobs[4].type = JobType::Sft;
+  const RunResult r =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 16}, preemption: false}");
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 0, 200, 20, 250});
+  // A best-effort job that needs only GPUs the reservation leaves spare passes it whatever its
+  // length. With an 8-GPU j2 instead, the reservation is at 100 (j0's end) with 4 GPUs spare;
+  // j3 still starts at 20, and j4 (300 s) takes the 4 spare GPUs as soon as j3's end at 70 frees
+  // room for it; j2 starts at 100 on j0's node.
+  jobs[2].demand = Demand{1, 8, 128, 0};
+  const RunResult spare =
+      run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 16}, preemption: false}");
+  CHECK(start_seconds(spare) == std::vector<std::int64_t>{0, 0, 100, 20, 70});
+}
+
 TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type") {
   // Quota 8 GPUs: j0 (Pretrain, 8) runs 0-100; j1 (Pretrain, 8) at 10 would exceed the quota, so
   // it waits for j0 although the second node is idle; the Other job j2 at 20 starts at once.
@@ -149,4 +174,42 @@ TEST_CASE("acme makes a pretraining job beyond its quota wait for its own type")
   jobs[1].type = JobType::Pretrain;
   const RunResult r = run_yaml(ClusterSpec{2, 8, 0, 0, 0}, jobs, "{name: acme, quota_gpus: {Pretrain: 8}}");
   CHECK(start_seconds(r) == std::vector<std::int64_t>{0, 100, 20});
+}
+
+TEST_CASE("slurm orders its queue by QOS, then age and job size as weighted") {
+  // One 8-GPU node, Pretrain quota 8 GPUs, no preemption. j0 (Other) holds the node 0-100. By
+  // 100 the queue holds the Eval j1 (at 10, low-priority QOS), the Other j2 (at 20, best-effort
+  // QOS) and the in-quota Pretrain j3 (at 30, quota QOS), 10 s each: j3 100-110, j2 110-120,
+  // j1 120-130, whatever their age.
+  auto jobs = make_jobs({{0, 8, 100}, {10, 8, 10}, {20, 8, 10}, {30, 8, 10}});
+  jobs[1].type = JobType::Eval;
+  jobs[3].type = JobType::Pretrain;
+  const ClusterSpec one{1, 8, 0, 0, 0};
+  const RunResult qos = run_yaml(one, jobs, "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false}");
+  CHECK(start_seconds(qos) == std::vector<std::int64_t>{0, 120, 110, 100});
+  // Age alone (no QOS, no size weight): oldest first, j1 j2 j3.
+  const RunResult age = run_yaml(one, jobs,
+                                 "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false, weight_qos: 0, "
+                                 "weight_job_size: 0, weight_age: 1000}");
+  CHECK(start_seconds(age) == std::vector<std::int64_t>{0, 100, 110, 120});
+  // Size outweighs age here: the 8-GPU j2 goes before the older 4-GPU j1 (Slurm favours large
+  // jobs by default); at 100 j2 takes the node, at 110 j1 and j3 (4 GPUs each) share it.
+  jobs[1].demand = Demand{1, 4, 64, 0};
+  jobs[3].demand = Demand{1, 4, 64, 0};
+  const RunResult size = run_yaml(one, jobs,
+                                  "{name: slurm, quota_gpus: {Pretrain: 8}, preemption: false, weight_qos: 0, "
+                                  "weight_job_size: 1000, weight_age: 1}");
+  CHECK(start_seconds(size) == std::vector<std::int64_t>{0, 110, 100, 110});
+}
+
+TEST_CASE("slurm never makes a CPU job wait behind GPU jobs") {
+  // One 8-GPU node and one CPU-only node, 128 CPUs each. j0 (8 GPUs) holds the GPU node 0-100
+  // and j1 (8 GPUs) at 10 waits for it. The CPU job j2 (8 CPUs, 10 s) at 20 runs at once on the
+  // CPU node under slurm; under fifo it waits behind j1 until 100.
+  auto jobs = make_jobs({{0, 8, 100}, {10, 8, 50}, {20, 8, 10}});
+  jobs[2].demand = Demand{1, 0, 8, 0};
+  const ClusterSpec cluster{1, 8, 128, 0, 1};
+  const RunResult slurm = run_yaml(cluster, jobs, "slurm");
+  CHECK(start_seconds(slurm) == std::vector<std::int64_t>{0, 100, 20});
+  CHECK(start_seconds(run_yaml(cluster, jobs, "fifo")) == std::vector<std::int64_t>{0, 100, 100});
 }

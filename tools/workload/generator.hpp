@@ -7,8 +7,9 @@
 /// (coupled to the duration quantile); evaluation jobs arrive in bursts, one per checkpoint.
 /// schedule_submissions then runs them through the Simulation on the profile's cluster under
 /// the profile's scheduler and placement, so start, end and queue are a schedule that fits the
-/// cluster. A launch latency (Kalos: Kubernetes pod start) is held as part of the allocation and
-/// added to the recorded start, so replaying the recorded starts fits the same cluster.
+/// cluster. A launch latency (Kalos: Kubernetes pod start) is the cluster model's, as in `run`
+/// (sim/run LaunchLatency): the first part of the drawn duration, so it adds no time to a
+/// recorded job and replaying the recorded starts fits the same cluster.
 ///
 /// Cost: O(n log n) in jobs for generation (one sort), plus the simulation.
 /// Determinism: every draw comes from Rng{seed, "synth/..."} streams; same profile, options and

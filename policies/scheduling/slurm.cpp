@@ -1,0 +1,246 @@
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "policies/scheduling/queue_tools.hpp"
+#include "policies/scheduling/quota.hpp"
+#include "policies/scheduling/runtime_estimate.hpp"
+#include "sim/policy_api/policy_args.hpp"
+#include "sim/policy_api/scheduler.hpp"
+
+namespace acmesim::policies {
+
+namespace {
+
+/// Queued jobs in Slurm's multifactor priority order ([Slurm priority_multifactor]):
+/// priority = weight_age x min(age / max_age, 1) + (the job's static part: QOS and size), where
+/// age counts from submission. Before the cap every job's age term grows at the same rate, so
+/// their order is that of (static - weight_age x submit / max_age) and never changes; jobs past
+/// max_age all have the full age term and are ordered by their static part. Two ordered sets
+/// hold the two groups, and iteration merges them by current priority (ties: earlier
+/// submission, then lower id). Cost: O(log q) per insert and erase; age() O(log q) per job that
+/// crosses max_age, once per job.
+class PriorityQueue {
+ public:
+  struct Entry {
+    double key;  // minus the priority part that orders the group (smaller key: higher priority)
+    SimTime submitted;
+    JobId job;
+    double static_priority;  // QOS and size part; (key, submitted, job) already orders entries
+    auto operator<=>(const Entry&) const = default;
+  };
+  using Set = std::set<Entry>;
+
+  PriorityQueue(double weight_age, Duration max_age) : weight_age_{weight_age}, max_age_{max_age} {}
+
+  void insert(JobId job, SimTime submitted, double static_priority, SimTime now) {
+    if (now - submitted >= max_age_) {
+      old_.insert({-(static_priority + weight_age_), submitted, job, static_priority});
+      return;
+    }
+    const double key = -(static_priority - weight_age_ * age_share(submitted.time_since_epoch()));
+    young_.insert({key, submitted, job, static_priority});
+    by_submit_.insert({submitted, job, key, static_priority});
+  }
+
+  /// Moves the jobs whose age reached max_age to the capped group.
+  void age(SimTime now) {
+    while (!by_submit_.empty() && now - std::get<SimTime>(*by_submit_.begin()) >= max_age_) {
+      const auto [submitted, job, key, static_priority] = *by_submit_.begin();
+      by_submit_.erase(by_submit_.begin());
+      young_.erase({key, submitted, job, static_priority});
+      old_.insert({-(static_priority + weight_age_), submitted, job, static_priority});
+    }
+  }
+
+  bool empty() const { return young_.empty() && old_.empty(); }
+
+  /// Walks the queue in priority order. `visit(job)` returns true to remove the job (it started)
+  /// and false to keep it; the walk stops after `limit` jobs or when `visit` asks (`stop`).
+  template <class Visit>
+  void walk(SimTime now, int limit, Visit visit) {
+    auto y = young_.begin();
+    auto o = old_.begin();
+    // A young job's priority now is -key + lift; a capped one's is -key.
+    const double lift = weight_age_ * age_share(now.time_since_epoch());
+    for (int seen = 0; seen < limit && (y != young_.end() || o != old_.end()); ++seen) {
+      bool take_young = o == old_.end();
+      if (y != young_.end() && o != old_.end()) {
+        const double py = -y->key + lift;
+        const double po = -o->key;
+        take_young = py != po ? py > po : std::pair{y->submitted, y->job} < std::pair{o->submitted, o->job};
+      }
+      if (take_young) {
+        if (visit(y->job)) {
+          by_submit_.erase({y->submitted, y->job, y->key, y->static_priority});
+          y = young_.erase(y);
+        } else {
+          ++y;
+        }
+      } else {
+        if (visit(o->job)) {
+          o = old_.erase(o);
+        } else {
+          ++o;
+        }
+      }
+    }
+  }
+
+ private:
+  using Submit = std::tuple<SimTime, JobId, double, double>;  // (submitted, job, young key, static)
+  double age_share(Duration since_epoch) const {
+    return static_cast<double>(since_epoch.count()) / static_cast<double>(max_age_.count());
+  }
+
+  double weight_age_;
+  Duration max_age_;
+  Set young_;  // age below max_age: key = -(static - weight_age x submit / max_age)
+  Set old_;    // age at max_age: key = -(static + weight_age)
+  std::set<Submit> by_submit_;
+};
+
+/// `slurm`: Seren's scheduler as Slurm runs it, composed of the pieces the other schedulers use:
+/// - Partitions: CPU-only jobs go to a CPU partition with a queue of their own, served first
+///   at every pass (they never wait behind GPU jobs), on the CPU-only nodes when the cluster has
+///   them (`cpu_partition: cpu_nodes`) or wherever the placement finds CPUs (`all`). GPU jobs
+///   go to the GPU partition.
+/// - Quota and best-effort (QuotaBook, as in `acme`): in-quota jobs start while their type's
+///   quota has room (QOS GrpTRES; a job over it is held, with no reservation); if best-effort
+///   jobs hold the GPUs, the in-quota job preempts them (Preemptor; `preemption`).
+/// - Multifactor priority (PriorityQueue): QOS factor 1 for in-quota jobs, 0.5 for best-effort,
+///   0 for low-priority (Eval) ones; job-size factor GPUs / cluster GPUs; age factor
+///   min(age / max_age_s, 1). The weights are our model (Slurm's defaults are all 0).
+/// - Backfill: jobs start in priority order; the first that cannot start (even after
+///   preemption, if in quota) gets a reservation at the shadow time of its GPUs, from the
+///   running jobs' estimated ends (RuntimeEstimate), and the rest of the `max_job_test` window
+///   starts only by the EASY rule (Reservation). The reservation counts GPUs, not nodes.
+/// Cost per pass: O(k) to refresh the k in-quota running jobs, O(log q) per start and per job
+/// crossing max_age, O(v) per v victims, O(r) for the reservation over the r running jobs that
+/// end before the shadow time, O(max_job_test) look-ahead per partition, mostly answered by
+/// FitMemo.
+class Slurm final : public Scheduler {
+ public:
+  explicit Slurm(const PolicyArgs& args)
+      : preemptor_{args},
+        estimate_{args},
+        // Slurm's bf_max_job_test (slurm.conf; 500 in current releases).
+        max_job_test_{args.whole("max_job_test", 500, Range::at_least(1),
+                                 "jobs examined per pass and partition (Slurm's bf_max_job_test)")},
+        preemption_{args.flag("preemption", true, "in-quota jobs preempt best-effort jobs (false: they wait)")},
+        quota_{args},
+        // Our model: QOS dominates (an in-quota job outranks any best-effort one, normal any low
+        // priority one), then age and size, each worth at most a tenth of the QOS weight.
+        weight_qos_{args.number("weight_qos", 10000, Range::at_least(0), "PriorityWeightQOS")},
+        weight_age_{args.number("weight_age", 1000, Range::at_least(0), "PriorityWeightAge")},
+        weight_size_{args.number("weight_job_size", 1000, Range::at_least(0),
+                                 "PriorityWeightJobSize (factor: GPUs / cluster GPUs)")},
+        // Slurm's default PriorityMaxAge is 7-0 (7 days).
+        max_age_{from_seconds(args.number("max_age_s", 604800, Range::above(0),
+                                          "PriorityMaxAge: age at which the age factor reaches 1"))},
+        cpu_nodes_only_{args.word("cpu_partition", "cpu_nodes", {"cpu_nodes", "all"},
+                                  "where CPU-only jobs run: the CPU-only nodes (if any) or any node") == "cpu_nodes"},
+        gpu_queue_{weight_age_, std::max(max_age_, Duration{1})},
+        cpu_queue_{weight_age_, std::max(max_age_, Duration{1})} {}
+
+  void enqueue(const JobSpec& job) override { pending_.push_back(job.id); }
+
+  void select(SchedulingPass& pass) override {
+    const Cluster& cluster = pass.cluster();
+    if (!quota_.resolved()) quota_.resolve(cluster);
+    for (JobId id : pending_) classify(pass, pass.job(id));
+    pending_.clear();
+    quota_.refresh(pass);
+    gpu_queue_.age(pass.now());
+    cpu_queue_.age(pass.now());
+
+    // CPU partition: every job that fits, in priority order; a demand refused once is skipped.
+    const bool restrict_cpu = cpu_nodes_only_ && cluster.spec().cpu_nodes > 0 && cluster.cpus_modelled();
+    FitMemo cpu_memo;
+    cpu_queue_.walk(pass.now(), max_job_test_, [&](JobId job) {
+      auto where = cpu_memo.fit(pass, job);
+      if (where && restrict_cpu && on_gpu_nodes(cluster, *where)) {
+        cpu_memo.add(pass.job(job).demand);  // no CPU-only node has room for it
+        return false;
+      }
+      if (!where) return false;
+      pass.start(job, *where);
+      return true;
+    });
+
+    // GPU partition: priority order until the first job that cannot start, then EASY backfill.
+    std::optional<Reservation> reservation;
+    FitMemo memo;
+    gpu_queue_.walk(pass.now(), max_job_test_, [&](JobId job) {
+      const JobSpec& spec = pass.job(job);
+      const bool in_quota = quota_.in_quota(spec);
+      if (in_quota && !quota_.has_room(spec)) return false;  // held by its QOS limit, reserves nothing
+      const Duration estimate = estimate_.of(spec);
+      std::optional<Allocation> where;
+      if (!reservation) {
+        where = memo.fit(pass, job);
+        if (!where && in_quota && preemption_) {
+          where = preemptor_.make_room(pass, job, quota_.releases());
+          memo.clear();  // preemption gave resources back
+        }
+        if (!where) {
+          reservation = reserve_gpus(pass, spec.demand.gpus, [&](auto f) { running_.for_each_live(pass, f); });
+          return false;
+        }
+      } else {
+        if (!reservation->admits(pass.now(), estimate, spec.demand.gpus)) return false;
+        where = memo.fit(pass, job);
+        if (!where) return false;
+        reservation->took(pass.now(), estimate, spec.demand.gpus);
+      }
+      pass.start(job, *where);
+      running_.add(pass, estimate_.end_of(pass, job), job);
+      if (in_quota)
+        quota_.started(pass, job);
+      else
+        preemptor_.started(pass, job, quota_.low(spec.type));
+      return true;
+    });
+  }
+
+ private:
+  static bool on_gpu_nodes(const Cluster& cluster, const Allocation& where) {
+    for (const Slice& s : where) {
+      if (cluster.node(s.node).has_gpus) return true;
+    }
+    return false;
+  }
+
+  void classify(const SchedulingPass& pass, const JobSpec& job) {
+    const double qos = quota_.in_quota(job) ? 1.0 : quota_.low(job.type) ? 0.0 : 0.5;
+    const double size =
+        static_cast<double>(job.demand.gpus) / static_cast<double>(std::max(1, pass.cluster().total_gpus()));
+    const double static_priority = weight_qos_ * qos + weight_size_ * size;
+    (job.demand.cpu_only() ? cpu_queue_ : gpu_queue_).insert(job.id, job.submitted, static_priority, pass.now());
+  }
+
+  Preemptor preemptor_;
+  RuntimeEstimate estimate_;
+  int max_job_test_;
+  bool preemption_;
+  QuotaBook quota_;
+  double weight_qos_;
+  double weight_age_;
+  double weight_size_;
+  Duration max_age_;
+  bool cpu_nodes_only_;
+  PriorityQueue gpu_queue_;
+  PriorityQueue cpu_queue_;
+  std::vector<JobId> pending_;
+  TrackedRunning<SimTime> running_;  // GPU jobs by estimated end, for the reservation
+};
+
+}  // namespace
+
+std::unique_ptr<Scheduler> make_slurm(const PolicyArgs& args) { return std::make_unique<Slurm>(args); }
+
+}  // namespace acmesim::policies
