@@ -93,7 +93,7 @@ const std::vector<std::string> kTopKeys{"name",           "description",
                                         "days",           "jobs",
                                         "cpu_job_share",  "campaign_budget_share",
                                         "cluster",        "scheduler",
-                                        "placement",      "launch_latency_s",
+                                        "placement",      "admission_latency_s",
                                         "max_duration_s", "node_fail_share",
                                         "cpus_per_gpu",   "memory",
                                         "users",          "arrivals",
@@ -167,7 +167,7 @@ WorkloadProfile read_profile(const yaml::Node& root) {
     }
   }
   p.placement = root.get<std::string>("placement", p.placement);
-  if (root.has("launch_latency_s")) p.launch_latency = cdf(root["launch_latency_s"]);
+  if (root.has("admission_latency_s")) p.admission_latency = cdf(root["admission_latency_s"]);
   p.max_duration_s = root.need<double>("max_duration_s", {.min = 1});
   p.node_fail_share = root.get<double>("node_fail_share", p.node_fail_share, {.min = 0});
   p.cpus_per_gpu = root.get<int>("cpus_per_gpu", p.cpus_per_gpu, {.min = 0});

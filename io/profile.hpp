@@ -64,7 +64,7 @@ struct WorkloadProfile {
   ParamValue scheduler_params;                 // `scheduler: {name: acme, ...}`: its parameters
   std::string scheduler_where = "<built-in>";  // file:line:col of the block, for messages
   std::string placement = "pack";
-  PointCdf launch_latency;     // seconds; empty: none (Slurm)
+  PointCdf admission_latency;  // seconds, submission to scheduler (Kubernetes); empty: none (Slurm)
   double max_duration_s = 0;   // cap; a failed job reaching it ends TIMEOUT
   double node_fail_share = 0;  // of failed multi-node jobs, written NODE_FAIL
   int cpus_per_gpu = 16;

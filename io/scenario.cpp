@@ -20,8 +20,15 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kTopKeys{"name",          "description", "seed",      "trace",
                                         "cluster",       "scheduler",   "placement", "timeline_interval_s",
                                         "skip_bad_rows", "outcomes",    "failures",  "recovery"};
-const std::vector<std::string> kClusterKeys{"nodes",     "gpus_per_node",    "cpus_per_node",    "memory_gib_per_node",
-                                            "cpu_nodes", "nodes_per_switch", "launch_latency_s", "launch_in_duration"};
+const std::vector<std::string> kClusterKeys{"nodes",
+                                            "gpus_per_node",
+                                            "cpus_per_node",
+                                            "memory_gib_per_node",
+                                            "cpu_nodes",
+                                            "nodes_per_switch",
+                                            "launch_latency_s",
+                                            "launch_in_duration",
+                                            "admission_latency_s"};
 
 /// Applies "a.b.c=value" to `root`, creating maps on the way. A scalar policy slot
 /// (`scheduler: fifo`) becomes {name: fifo} when a parameter is set under it.
@@ -79,6 +86,7 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
   s.cluster.nodes_per_switch = cluster.get<int>("nodes_per_switch", 0, {.min = 0});
   if (cluster.has("launch_latency_s")) s.launch.cdf = read_point_cdf(cluster["launch_latency_s"]);
   s.launch.in_duration = cluster.get<bool>("launch_in_duration", true);
+  if (cluster.has("admission_latency_s")) s.admission.cdf = read_point_cdf(cluster["admission_latency_s"]);
 
   s.scheduler = policy_block(root["scheduler"], "scheduler", "fifo", s.seed);
   s.placement = policy_block(root["placement"], "placement", "pack", s.seed);
@@ -121,6 +129,7 @@ SimulationOptions simulation_options(const Scenario& scenario, const Trace& trac
   SimulationOptions options;
   options.timeline_interval = scenario.timeline_interval;
   options.launch = scenario.launch;
+  options.admission = scenario.admission;
   options.seed = scenario.seed;
   options.local_clock_offset = seconds(trace.epoch_unix_seconds + 60 * std::int64_t{trace.utc_offset_minutes});
   return options;

@@ -37,7 +37,8 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::string trace_path;
   ClusterSpec cluster;
-  LaunchLatency launch;  // cluster.launch_latency_s, cluster.launch_in_duration
+  LaunchLatency launch;        // cluster.launch_latency_s, cluster.launch_in_duration
+  AdmissionLatency admission;  // cluster.admission_latency_s
   PolicyArgs scheduler;
   PolicyArgs placement;
   // The fault slots default to the core's behaviour (load_scenario() sets them from the file).

@@ -37,6 +37,13 @@ struct JobSubmitted {
   std::uint64_t key() const { return job.value(); }
 };
 
+/// A submitted job reaches the scheduler after the cluster's admission latency.
+struct JobAdmitted {
+  static constexpr Phase phase = Phase::Arrive;
+  JobId job;
+  std::uint64_t key() const { return job.value(); }
+};
+
 /// An interrupted job returns to the scheduler's queue.
 struct JobRequeued {
   static constexpr Phase phase = Phase::Arrive;
@@ -84,8 +91,8 @@ struct NodeFailed {
 };
 
 // New alternatives go at the end: the variant index is folded into the fingerprint.
-using EventBody =
-    std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue, HookDue, NodeRepaired, NodeFailed>;
+using EventBody = std::variant<JobEnded, JobSubmitted, JobRequeued, SchedulingDue, SampleDue, HookDue, NodeRepaired,
+                               NodeFailed, JobAdmitted>;
 
 using SimEngine = Engine<EventBody>;
 using Event = SimEngine::Event;

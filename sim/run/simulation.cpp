@@ -86,7 +86,8 @@ Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& j
       allocations_(jobs.size()),
       covered_(jobs.size(), 0),
       jobs_on_node_(cluster_.node_count()),
-      launch_rng_{options_.seed, "cluster/launch"} {
+      launch_rng_{options_.seed, "cluster/launch"},
+      admission_rng_{options_.seed, "cluster/admission"} {
   if (!policies_.scheduler || !policies_.placement || !policies_.outcomes || !policies_.failures ||
       !policies_.recovery) {
     throw SimulationError("a simulation needs a policy in every slot (the `none` policies stand for no failures)");
@@ -181,8 +182,24 @@ void Simulation::on(const JobSubmitted& e) {
     covered_[index] = 1;
     attempts_.set_plan(e.job, policies_.recovery->checkpointing(spec));
   }
+  if (!options_.admission.cdf.empty()) {
+    const double u = boost::random::uniform_real_distribution<double>{}(admission_rng_);
+    const Duration delay = seconds(static_cast<std::int64_t>(std::ceil(options_.admission.cdf.inverse(u) - 1e-9)));
+    if (delay > Duration{0}) {
+      jobs_.set_phase(e.job, JobPhase::Waiting);
+      engine_.schedule(engine_.now() + delay, JobAdmitted{e.job});
+      return;
+    }
+  }
   jobs_.set_phase(e.job, JobPhase::Queued);
   policies_.scheduler->enqueue(spec);
+  request_pass(engine_.now());
+}
+
+void Simulation::on(const JobAdmitted& e) {
+  if (jobs_.status(e.job).phase != JobPhase::Waiting) return;
+  jobs_.set_phase(e.job, JobPhase::Queued);
+  policies_.scheduler->enqueue(jobs_.spec(e.job));
   request_pass(engine_.now());
 }
 

@@ -50,6 +50,15 @@ struct LaunchLatency {
   bool in_duration = true;
 };
 
+/// The admission latency of the cluster model (Kubernetes: the API server, controllers and
+/// scheduler see a new pod some seconds after it is submitted; [AcmeTrace T7]: no Kalos job starts
+/// within 4 s of its submission). A submitted job reaches the scheduler after a latency drawn
+/// from `cdf` (whole seconds, rounded up; one draw per submission, in submission order, from
+/// Rng{seed, "cluster/admission"}); it counts as queueing. Cost: O(points of the CDF) per job.
+struct AdmissionLatency {
+  PointCdf cdf;  // in seconds; empty: none (Slurm)
+};
+
 struct SimulationOptions {
   Duration timeline_interval = seconds(600);
   /// Local wall-clock time of day at SimTime 0 (the trace's epoch in its UTC offset), so that
@@ -60,6 +69,7 @@ struct SimulationOptions {
   /// Not owned; may be null. Called on job starts and ends; may spawn jobs (job_hook.hpp).
   JobHook* hook = nullptr;
   LaunchLatency launch;
+  AdmissionLatency admission;
   /// The scenario's seed: the cluster model's own random streams (launch latency) derive from it.
   std::uint64_t seed = 1;
 };
@@ -82,6 +92,7 @@ class Simulation {
   class Pass;
   class Hooks;
   void on(const JobSubmitted& e);
+  void on(const JobAdmitted& e);
   void on(const JobEnded& e);
   void on(const JobRequeued& e);
   void on(const SchedulingDue& e);
@@ -124,6 +135,7 @@ class Simulation {
   std::string outcome_note_;
   std::chrono::steady_clock::time_point last_progress_{};
   Rng launch_rng_;
+  Rng admission_rng_;
 };
 
 }  // namespace acmesim

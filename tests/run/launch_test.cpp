@@ -106,3 +106,21 @@ TEST_CASE("a scenario reads cluster.launch_latency_s and launch_in_duration, and
   CHECK_THROWS_AS(parse_scenario("x.yaml", "trace: t.csv\ncluster: {nodes: 2, launch_latency_s: {8: 0, 16: 50}}\n"),
                   InputError);
 }
+
+TEST_CASE("an admission latency delays when a job reaches the scheduler and counts as queueing") {
+  // Admission of exactly 7 s: j0 (submitted 0) starts at 7 and ends at 107; j1 (submitted 10) is
+  // admitted at 17 and waits for the node until 107. Queues 7 and 97 s.
+  const auto jobs = make_jobs({{0, 8, 100}, {10, 8, 50}});
+  const Catalog catalog = builtin_catalog();
+  SimulationOptions options;
+  options.admission = AdmissionLatency{PointCdf{{{7.0, 100.0}}}};
+  Simulation sim{ClusterSpec{1, 8, 0, 0, 0}, jobs,
+                 core_policies(catalog, catalog.schedulers.make(PolicyArgs::named("scheduler", "fifo")),
+                               catalog.placements.make(PolicyArgs::named("placement", "pack"))),
+                 options};
+  const RunResult r = sim.run();
+  CHECK(start_seconds(r) == std::vector<std::int64_t>{7, 107});
+  CHECK(end_seconds(r) == std::vector<std::int64_t>{107, 157});
+  CHECK(parse_scenario("x.yaml", "trace: t.csv\ncluster: {nodes: 2, admission_latency_s: {4: 0, 8: 100}}\n")
+            .admission.cdf.points.size() == 2);
+}
