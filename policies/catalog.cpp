@@ -112,11 +112,11 @@ Catalog builtin_catalog() {
   c.recoveries.add("none", "No checkpoints; a node failure ends the jobs on it (NODE_FAIL) (the default).",
                    make_no_recovery);
   c.recoveries.add("manual",
-                   "Pretraining jobs checkpoint (sync); a person restarts them from the last checkpoint, "
-                   "slower at night.",
+                   "Pretraining jobs checkpoint (mode: sync or async); a person restarts them from the last "
+                   "checkpoint, slower at night.",
                    make_manual_recovery);
   c.recoveries.add("auto",
-                   "Acme's FT system: async checkpoints, diagnosis + two-round NCCL test, automatic restart; "
+                   "Acme's FT system (with mode: async): diagnosis + two-round NCCL test, automatic restart; "
                    "a share still needs a person.",
                    make_auto_recovery);
   return c;
