@@ -67,7 +67,8 @@ TEST_CASE("a cluster value of the wrong form names the key, the expectation and 
         "dir/x.yaml:2:18: cluster.nodes: expected a whole number >= 1, found 'lots'");
   CHECK(error_of("trace: t.csv\ncluster: {nodes: 2, gpus: 8}\n") ==
         "dir/x.yaml:2:21: cluster: expected a known key (nodes, gpus_per_node, cpus_per_node, "
-        "memory_gib_per_node, cpu_nodes, nodes_per_switch, launch_latency_s, launch_in_duration, admission_latency_s), found 'gpus'");
+        "memory_gib_per_node, cpu_nodes, nodes_per_switch, launch_latency_s, launch_in_duration, admission_latency_s), "
+        "found 'gpus'");
   CHECK(error_of("cluster: {nodes: 2}\n") ==
         "dir/x.yaml:1:1: trace: expected the path of an AcmeTrace CSV file (plain or .gz) (a required key), found ''");
 }
