@@ -4,11 +4,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "io/acme_schema.hpp"
+#include "io/output_file.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -31,19 +31,15 @@ void append_seconds(fmt::memory_buffer& out, std::int64_t ms) {
   }
 }
 
+/// A CSV output: formatted into a buffer, written through OutputFile (checked, removed if incomplete).
 class File {
  public:
-  explicit File(const std::filesystem::path& path) : file_{std::fopen(path.string().c_str(), "wb"), &std::fclose} {
-    if (!file_) throw InputError(fmt::format("{}: cannot write the output file", path.string()));
-  }
-  void write(const fmt::memory_buffer& buffer) {
-    if (std::fwrite(buffer.data(), 1, buffer.size(), file_.get()) != buffer.size()) {
-      throw InputError("cannot write an output file (disk full?)");
-    }
-  }
+  explicit File(const std::filesystem::path& path) : file_{path.string()} {}
+  void write(const fmt::memory_buffer& buffer) { file_.write(buffer.data(), buffer.size()); }
+  void close() { file_.close(); }
 
  private:
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  OutputFile file_;
 };
 
 }  // namespace
@@ -129,6 +125,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
     }
   }
   file.write(out);
+  file.close();
 }
 
 namespace {
@@ -149,6 +146,7 @@ void write_timeline(const std::filesystem::path& path, const Trace& trace, const
                    s.running, s.queued);
   }
   file.write(out);
+  file.close();
 }
 
 double round_to(double value, double unit) { return std::round(value / unit) * unit; }
@@ -374,9 +372,9 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   const fs::path base{dir};
   write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
   write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
-  std::ofstream json(base / "summary.json");
-  json << summary_json(scenario, trace, result, summary).dump(2) << '\n';
-  if (!json) throw InputError(fmt::format("{}: cannot write summary.json", dir));
+  OutputFile json{(base / "summary.json").string()};
+  json.write(summary_json(scenario, trace, result, summary).dump(2) + "\n");
+  json.close();
 }
 
 std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,

@@ -1,6 +1,5 @@
 #include "io/trace_writer.hpp"
 
-#include <fstream>
 #include <iterator>
 
 // g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
@@ -11,6 +10,7 @@
 #pragma GCC diagnostic pop
 #include <fmt/format.h>
 
+#include "io/output_file.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -18,8 +18,7 @@ namespace acmesim {
 
 void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema schema, double shared_mem_gb) {
   const bool kalos = schema == TraceSchema::Kalos;
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw InputError(fmt::format("{}: cannot open for writing", path));
+  OutputFile file{path};
   boost::iostreams::filtering_ostream out;
   const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   if (gz) {
@@ -27,7 +26,7 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     params.mtime = 0;  // no timestamp: same content, same bytes
     out.push(boost::iostreams::gzip_compressor(params));
   }
-  out.push(file);
+  out.push(file.sink());
   std::string buffer = acme_header(schema) + "\n";
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   for (const JobSpec& job : trace.jobs) {
@@ -87,9 +86,8 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     }
   }
   out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  out.reset();  // flushes and finishes the gzip stream
-  file.flush();
-  if (!file) throw InputError(fmt::format("{}: cannot write (disk full?)", path));
+  out.reset();   // flushes and finishes the gzip stream
+  file.close();  // InputError if any of it could not be written
 }
 
 }  // namespace acmesim

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <thread>
 
+#include "io/output_file.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/simulation.hpp"
 
@@ -149,9 +149,9 @@ int run_compare(const CompareArgs& args, const Catalog& catalog) {
   if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", out, ec.message()));
   const std::string pretty = compare_pretty(outcomes);
   for (const auto& [file, text] : {std::pair{"compare.csv", compare_csv(outcomes)}, std::pair{"compare.txt", pretty}}) {
-    std::ofstream f(std::filesystem::path(out) / file, std::ios::binary);
-    f << text;
-    if (!f) throw InputError(fmt::format("{}/{}: cannot write", out, file));
+    OutputFile f{(std::filesystem::path(out) / file).string()};
+    f.write(text);
+    f.close();
   }
   if (!args.quiet) {
     fmt::print("{}", pretty);
