@@ -2,7 +2,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "app/command.hpp"
 #include "io/outputs.hpp"
@@ -12,6 +15,39 @@
 #ifndef ACMESIM_CONFIG_DIR
 #define ACMESIM_CONFIG_DIR "configs"
 #endif
+
+namespace {
+
+/// CLI11 reads an unknown option as a positional argument when the command takes one, so
+/// `run --sed 3` would report "File does not exist: 3". Checking every `--name` against the chosen
+/// command's options first gives the error the user needs, with "did you mean" for a typo.
+void reject_unknown_options(const CLI::App& cli, int argc, char** argv) {
+  const CLI::App* command = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return;  // everything after it is positional
+    if (command == nullptr) {
+      if (arg.rfind("-", 0) == 0) continue;  // an option of acmesim itself (--help, --version)
+      for (const CLI::App* sub : cli.get_subcommands({})) {
+        if (sub->get_name() == arg) command = sub;
+      }
+      if (command == nullptr) return;  // CLI11 reports an unknown command
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2) continue;
+    const std::string name = arg.substr(2, arg.find('=') - 2);
+    std::vector<std::string> known;
+    for (const CLI::Option* option : command->get_options()) {
+      for (const std::string& long_name : option->get_lnames()) known.push_back(long_name);
+    }
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    for (std::string& option : known) option = "--" + option;
+    throw acmesim::unknown_name_error(fmt::format("acmesim {}", command->get_name()), "command line", "option", known,
+                                      "--" + name);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace acmesim;
@@ -31,6 +67,7 @@ int main(int argc, char** argv) {
   app::add_eval_bench(cli, context);
   app::add_eval_cluster(cli, context);
   try {
+    reject_unknown_options(cli, argc, argv);
     cli.parse(argc, argv);  // runs the chosen command's callback
     return context.exit_code;
   } catch (const CLI::ParseError& e) {

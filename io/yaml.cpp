@@ -56,8 +56,7 @@ Node Node::operator[](const std::string& key) const {
 void Node::only_keys(const std::vector<std::string>& valid) const {
   for (const Entry& entry : entries("a mapping of keys to values")) {
     if (std::find(valid.begin(), valid.end(), entry.name()) == valid.end()) {
-      throw input_error(entry.key.place(), field(), fmt::format("a known key ({})", fmt::join(valid, ", ")),
-                        entry.name());
+      throw unknown_name_error(entry.key.place(), field(), "key", valid, entry.name());
     }
   }
 }

@@ -1,9 +1,12 @@
 #pragma once
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace acmesim {
 
@@ -32,6 +35,41 @@ inline InputError input_error(std::string_view place, std::string_view field, st
   const bool cut = found.size() > kMaxFound;
   return InputError(fmt::format("{}: {}: expected {}, found '{}{}'", place, field, expected, found.substr(0, kMaxFound),
                                 cut ? "..." : ""));
+}
+
+/// The one of `known` nearest to `found` by edit distance, if it is near enough to be a typo (at
+/// most 2 edits, and fewer than half of the word); empty otherwise. O(sum of lengths x |found|).
+inline std::string nearest_name(std::string_view found, const std::vector<std::string>& known) {
+  std::string best;
+  std::size_t best_distance = 3;
+  std::vector<std::size_t> row(found.size() + 1), next(found.size() + 1);
+  for (const std::string& name : known) {
+    for (std::size_t j = 0; j <= found.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= name.size(); ++i) {
+      next[0] = i;
+      for (std::size_t j = 1; j <= found.size(); ++j) {
+        const std::size_t change = row[j - 1] + (name[i - 1] == found[j - 1] ? 0 : 1);
+        next[j] = std::min({row[j] + 1, next[j - 1] + 1, change});
+      }
+      row.swap(next);
+    }
+    const std::size_t distance = row[found.size()];
+    if (distance < best_distance && 2 * distance < std::max(found.size(), name.size())) {
+      best_distance = distance;
+      best = name;
+    }
+  }
+  return best;
+}
+
+/// The error for a name that is not one of `known` (a key, a policy): the shape of input_error,
+/// listing the known ones, with "did you mean" when `found` looks like a typo of one of them.
+inline InputError unknown_name_error(std::string_view place, std::string_view field, std::string_view what,
+                                     const std::vector<std::string>& known, std::string_view found) {
+  const std::string hint = nearest_name(found, known);
+  InputError plain = input_error(place, field, fmt::format("a known {} ({})", what, fmt::join(known, ", ")), found);
+  if (hint.empty()) return plain;
+  return InputError(fmt::format("{} (did you mean '{}'?)", plain.what(), hint));
 }
 
 /// "file:line:column" (1-based), or "file" when the position is unknown (line < 1).

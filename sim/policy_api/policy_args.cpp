@@ -267,10 +267,10 @@ void PolicyArgs::reject_unread() const {
   for (const ParamInfo& p : read_) known.insert(p.key);
   for (const ParamEntry& entry : params_.entries) {
     if (entry.key == "name" || known.count(entry.key)) continue;
-    throw input_error(entry.key_place.empty() ? where_ : entry.key_place, fmt::format("{} '{}'", slot_, name_),
-                      known.empty() ? std::string("no key (it takes no parameters)")
-                                    : fmt::format("a known key ({})", fmt::join(known, ", ")),
-                      entry.key);
+    const std::string place = entry.key_place.empty() ? where_ : entry.key_place;
+    const std::string field = fmt::format("{} '{}'", slot_, name_);
+    if (known.empty()) throw input_error(place, field, "no key (it takes no parameters)", entry.key);
+    throw unknown_name_error(place, field, "key", std::vector<std::string>(known.begin(), known.end()), entry.key);
   }
 }
 

@@ -41,7 +41,7 @@ class Registry {
         return policy;
       }
     }
-    throw input_error(args.where(), slot_, fmt::format("a known policy ({})", names()), args.name());
+    throw unknown_name_error(args.where(), slot_, "policy", names(), args.name());
   }
 
   /// Every parameter of the policy `name` (none if there is no such policy): it is built from
@@ -59,10 +59,10 @@ class Registry {
   bool contains(const std::string& name) const {
     return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == name; });
   }
-  std::string names() const {
+  std::vector<std::string> names() const {
     std::vector<std::string> all;
     for (const Entry& e : entries_) all.push_back(e.name);
-    return fmt::format("{}", fmt::join(all, ", "));
+    return all;
   }
   const std::string& slot() const { return slot_; }
   const std::vector<Entry>& entries() const { return entries_; }

@@ -30,3 +30,14 @@ TEST_CASE("A wrong command line exits 2, --help exits 0, and a malformed scenari
   CHECK(code2 == 2);
   CHECK(slurp(dir2 / "stderr.txt").find("bad.yaml:2:3:") != std::string::npos);
 }
+
+TEST_CASE("A mistyped option or policy name is reported as such, with the name it most likely meant", "[cli]") {
+  const auto [dir, code] = run_command("cli-typo-option", "stats --comapre seren trace.csv");
+  CHECK(code == 2);
+  const std::string option_error = slurp(dir / "stderr.txt");
+  CHECK(option_error.find("found '--comapre' (did you mean '--compare'?)") != std::string::npos);
+  CHECK(option_error.find("File does not exist") == std::string::npos);
+  const auto [dir2, code2] = run_command("cli-typo-policy", "run --set scheduler=slrum");
+  CHECK(code2 == 2);
+  CHECK(slurp(dir2 / "stderr.txt").find("found 'slrum' (did you mean 'slurm'?)") != std::string::npos);
+}

@@ -47,14 +47,15 @@ TEST_CASE("a policy is named in the short or the long form") {
 TEST_CASE("an unknown top-level key is an error naming the valid keys and its place") {
   CHECK(error_of(kBase + "shceduler: fifo\n") ==
         "dir/x.yaml:3:1: scenario: expected a known key (name, description, seed, trace, cluster, scheduler, "
-        "placement, timeline_interval_s, skip_bad_rows, outcomes, failures, recovery), found 'shceduler'");
+        "placement, timeline_interval_s, skip_bad_rows, outcomes, failures, recovery), found 'shceduler' (did you mean "
+        "'scheduler'?)");
 }
 
 TEST_CASE("an unknown policy name lists the known ones") {
   CHECK(error_of(kBase + "scheduler: fifoo\n") ==
         "dir/x.yaml:3:12: scheduler: expected a known policy (acme, "
         "conservative-backfill, easy-backfill, fair-share, fifo, las, qssf, "
-        "replay, sjf, slurm, srtf), found 'fifoo'");
+        "replay, sjf, slurm, srtf), found 'fifoo' (did you mean 'fifo'?)");
 }
 
 TEST_CASE("a parameter no policy reads is an error") {

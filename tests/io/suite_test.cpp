@@ -33,7 +33,7 @@ TEST_CASE("the bundled suite has the paper's 63 datasets and the Fig 13 HumanEva
 TEST_CASE("a suite file names the line and column of an unknown or malformed key") {
   CHECK(error_of("datasets:\n  - {name: a, inference_s: 1, metric_s: 1, inferense_s: 2}\n") ==
         "s.yaml:2:44: datasets[0]: expected a known key (name, samples, inference_s, preprocess_s, metric_s, "
-        "template, labels, long_chain, note), found 'inferense_s'");
+        "template, labels, long_chain, note), found 'inferense_s' (did you mean 'inference_s'?)");
   CHECK(error_of("datasets:\n  - {name: a, inference_s: fast, metric_s: 1}\n") ==
         "s.yaml:2:28: dataset 'a'.inference_s: expected a number >= 0, found 'fast'");
   CHECK(error_of("datasets:\n  - {name: a, inference_s: 1}\n") ==
@@ -77,7 +77,7 @@ TEST_CASE("a suite file names the place of a bad template, missing or stray labe
 
 TEST_CASE("the evaluation slot lists coupled and decoupled and rejects an unknown parameter") {
   const Catalog catalog = builtin_catalog();
-  CHECK(catalog.evaluations.names() == "coupled, decoupled");
+  CHECK(catalog.evaluations.names() == std::vector<std::string>{"coupled", "decoupled"});
   const PolicyArgs typo = policy_from_text("evaluation", "{name: decoupled, elastc: false}", "x.yaml", 1);
   CHECK_THROWS_WITH(catalog.evaluations.make(typo),
                     Catch::Contains("expected a known key") && Catch::Contains("found 'elastc'"));

@@ -31,7 +31,7 @@ TEST_CASE("an unknown key names its place and the valid keys") {
   const yaml::Node root = doc("nodes: 2\nnodez: 3\n");
   CHECK(error_of([&] {
           root.only_keys({"nodes", "gpus"});
-        }) == "dir/f.yaml:2:1: settings: expected a known key (nodes, gpus), found 'nodez'");
+        }) == "dir/f.yaml:2:1: settings: expected a known key (nodes, gpus), found 'nodez' (did you mean 'nodes'?)");
   const yaml::Node nested = doc("cluster:\n  gpus: 8\n  cpu: 1\n")["cluster"];
   CHECK(error_of([&] { nested.only_keys({"gpus"}); }) ==
         "dir/f.yaml:3:3: cluster: expected a known key (gpus), found 'cpu'");
