@@ -1,13 +1,20 @@
 // acmesim: the command line. Each command lives in its own file (app/command.hpp).
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <exception>
+#include <filesystem>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "app/command.hpp"
+#include "io/output_file.hpp"
 #include "io/outputs.hpp"
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
@@ -47,6 +54,27 @@ void reject_unknown_options(const CLI::App& cli, int argc, char** argv) {
   }
 }
 
+/// Ctrl-C or a SIGTERM (Slurm's scancel, a timeout) stops a command at once: the temporary files
+/// of outputs still being written are removed, outputs already complete stay, and the exit code
+/// is 130. Only async-signal-safe calls here.
+extern "C" void on_interrupt(int) {
+  acmesim::remove_partial_outputs();
+  constexpr char message[] = "\nacmesim: interrupted; no incomplete output was left\n";
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, message, sizeof message - 1);
+  ::_exit(130);
+}
+
+void install_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  // A closed pipe on stdout (`acmesim stats t.csv | head`) is an EPIPE write error handled in
+  // main(), not a death by signal that would leave temporary files behind.
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,6 +94,7 @@ int main(int argc, char** argv) {
   app::add_failures(cli, context);
   app::add_eval_bench(cli, context);
   app::add_eval_cluster(cli, context);
+  install_signal_handlers();
   try {
     reject_unknown_options(cli, argc, argv);
     cli.parse(argc, argv);  // runs the chosen command's callback
@@ -79,6 +108,19 @@ int main(int argc, char** argv) {
   } catch (const SimulationError& e) {
     fmt::print(stderr, "internal error: {}\n", e.what());
     return 3;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A folder that cannot be created or read (a file where an output folder goes, no permission).
+    fmt::print(stderr, "error: {}: {}\n", e.path1().string(), e.code().message());
+    return 2;
+  } catch (const std::system_error& e) {
+    // Printing to stdout failed (fmt throws system_error): the reader went away (`| head`), which
+    // is no error of ours, or stdout is a full disk or a broken device, the user's environment.
+    if (e.code() == std::errc::broken_pipe) return 0;
+    fmt::print(stderr, "error: {}\n",
+               std::string_view{e.what()}.rfind("cannot write to file", 0) == 0
+                   ? fmt::format("standard output: cannot write ({})", e.code().message())
+                   : std::string{e.what()});
+    return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "internal error: unexpected exception: {} (please report it with the command line)\n", e.what());
     return 3;

@@ -39,13 +39,20 @@ auto read_csv_file(const std::string& path, const std::string& what, Read&& read
       boost::iostreams::filtering_istream in;
       in.push(boost::iostreams::gzip_decompressor());
       in.push(file);
+      // A damaged stream must throw, not read as an early end of file: without badbit in the
+      // mask, the filtering stream swallows the decompressor's gzip_error and the reader would
+      // see a short (or empty) trace.
+      in.exceptions(std::ios::badbit);
       Reader reader(path, in);
       return read(reader);
     }
     Reader reader(path);
     return read(reader);
   } catch (const boost::iostreams::gzip_error& e) {
-    throw InputError(fmt::format("{}: the gzip data is damaged ({})", path, e.what()));
+    throw InputError(fmt::format("{}: the gzip data is damaged or cut short (zlib error {}); no row of it was used",
+                                 path, e.error()));
+  } catch (const std::ios::failure&) {
+    throw InputError(fmt::format("{}: the gzip data is damaged or cut short; no row of it was used", path));
   }
 }
 

@@ -1,9 +1,19 @@
 #pragma once
-/// io-internal: the one way acmesim writes a file, so that an output never lies. Every write is
-/// checked; after the first failure (disk full, I/O error) the rest are skipped, and close()
-/// flushes, closes and, if anything failed, removes the incomplete file and throws InputError
-/// naming the file and the system's reason. A file never closed (an exception on the way) is
-/// removed too: no truncated output is left looking complete.
+/// io-internal: the one way acmesim writes a file, so that an output never lies. A regular file is
+/// written to a temporary file beside it (".NAME.partial"), and close() flushes it and renames it
+/// into place: a run killed at any moment (even SIGKILL) leaves either the previous file or the
+/// complete new one under the final name, never a truncated one. (No fsync: that would guard
+/// against a power loss as well, at the cost of waiting for the disk on every run.) Every write is checked;
+/// after the first failure (disk full, I/O error) the rest are skipped, and close() removes the
+/// temporary file and throws InputError naming the file and the system's reason. A file never
+/// closed (an exception on the way) is removed too. A path that is not a regular file (/dev/full,
+/// /dev/stdout, a pipe) is written in place, with the same checks.
+///
+/// remove_partial_outputs() is for a signal handler (SIGINT, SIGTERM): it removes every temporary
+/// file still open, so an interrupted run leaves nothing behind. To reach them from a handler,
+/// the open temporary files are listed in one fixed table of the process (the only process-wide
+/// state in acmesim: a signal handler can reach nothing else); registering and unregistering is
+/// O(slots), 64 slots, once per file.
 #include <boost/iostreams/categories.hpp>
 #include <cstdio>
 #include <ios>
@@ -11,6 +21,10 @@
 #include <string_view>
 
 namespace acmesim {
+
+/// Unlinks every temporary file of an OutputFile not yet closed. Async-signal-safe: it reads the
+/// table with lock-free atomics and calls only unlink().
+void remove_partial_outputs() noexcept;
 
 class OutputFile {
  public:
@@ -40,8 +54,10 @@ class OutputFile {
 
  private:
   std::string path_;
+  std::string written_;  // the temporary file, or path_ itself when it is not a regular file
   std::FILE* file_ = nullptr;
   int error_ = 0;  // errno of the first failure
+  int slot_ = -1;  // where written_ is listed for remove_partial_outputs(), or -1
 };
 
 }  // namespace acmesim

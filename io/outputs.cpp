@@ -370,6 +370,11 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   fs::create_directories(dir, ec);
   if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
   const fs::path base{dir};
+  // summary.json is the marker of a complete run: the previous run's is removed before anything
+  // else is replaced and the new one is written last, so a run killed in between leaves a folder
+  // without a summary.json, never one whose summary describes other files.
+  fs::remove(base / "summary.json", ec);
+  if (ec) throw InputError(fmt::format("{}: cannot remove the previous summary.json ({})", dir, ec.message()));
   write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
   write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   OutputFile json{(base / "summary.json").string()};

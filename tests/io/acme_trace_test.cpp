@@ -5,6 +5,7 @@
 
 // g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
+#include <boost/iostreams/device/back_inserter.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 
@@ -249,5 +250,37 @@ TEST_CASE("a gzip-compressed trace reads like the plain one") {
   CHECK(b.jobs[1].trace_id == "5778469");
   CHECK_THROWS_WITH(read_acme_trace((dir / "missing.csv").string()),
                     Catch::Contains("missing.csv: cannot open the trace file"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a gzip trace that is cut short or damaged anywhere is an error, never a shorter trace") {
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_trace_damaged_test";
+  std::filesystem::create_directories(dir);
+  std::string text = kSerenHeader;
+  for (int i = 0; i < 20000; ++i) text += seren_row(0, std::to_string(i + 1));
+  std::string compressed;
+  {
+    boost::iostreams::filtering_ostream out;
+    out.push(boost::iostreams::gzip_compressor());
+    out.push(boost::iostreams::back_inserter(compressed));
+    out << text;
+  }
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    const auto path = dir / name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path.string();
+  };
+  REQUIRE(read_acme_trace(write("whole.csv.gz", compressed)).jobs.size() == 20000);
+  // Cut inside the header, in the middle, inside the data's last block and inside the 8-byte footer.
+  for (const std::size_t keep :
+       {std::size_t{30}, compressed.size() / 2, compressed.size() - 20, compressed.size() - 4}) {
+    INFO("kept " << keep << " of " << compressed.size() << " bytes");
+    CHECK_THROWS_WITH(read_acme_trace(write("cut.csv.gz", compressed.substr(0, keep))),
+                      Catch::Contains("cut.csv.gz: the gzip data is damaged or cut short"));
+  }
+  std::string flipped = compressed;
+  flipped[flipped.size() / 2] = static_cast<char>(~flipped[flipped.size() / 2]);
+  CHECK_THROWS_WITH(read_acme_trace(write("flipped.csv.gz", flipped)),
+                    Catch::Contains("flipped.csv.gz: the gzip data is damaged or cut short"));
   std::filesystem::remove_all(dir);
 }

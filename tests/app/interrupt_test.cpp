@@ -1,0 +1,140 @@
+// Outputs that never lie: a run killed or interrupted at any moment, and a reader that goes away.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support.hpp"
+
+extern char** environ;
+
+namespace {
+
+using acmesim::testing::kSource;
+using acmesim::testing::scratch_dir;
+using acmesim::testing::slurp;
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kOutputs{"jobs.csv", "timeline.csv", "summary.json"};
+
+/// Starts `acmesim run <scenario> --set scheduler=<scheduler> -q -o <out>` (stderr discarded).
+pid_t start_run(const std::string& scheduler, const fs::path& out) {
+  const std::string scenario = kSource + "/configs/seren.yaml";
+  const std::string set = "scheduler=" + scheduler;
+  std::vector<std::string> words{ACMESIM_BINARY, "run", scenario, "--set", set, "-q", "-o", out.string()};
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(posix_spawn(&pid, ACMESIM_BINARY, &actions, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+/// Waits for `pid`; its exit code, or 128 + the signal that killed it.
+int wait_for(pid_t pid) {
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+double run_seconds(const std::string& scheduler, const fs::path& out) {
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(wait_for(start_run(scheduler, out)) == 0);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<std::string> partial_files(const fs::path& dir) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".partial") found.push_back(entry.path().filename().string());
+  }
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("A run killed at any moment leaves each output either the previous run's or the new one's, complete",
+          "[cli][outputs]") {
+  const fs::path base = scratch_dir() / "kill";
+  fs::remove_all(base);
+  // Two complete runs that differ in every output: the previous run's folder and what the new
+  // run writes when left alone.
+  run_seconds("fifo", base / "previous");
+  const double seconds = run_seconds("slurm", base / "new");
+  for (int step = 1; step <= 8; ++step) {
+    const fs::path target = base / "target";
+    fs::remove_all(target);
+    fs::copy(base / "previous", target);
+    const pid_t pid = start_run("slurm", target);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * step / 8.0));
+    kill(pid, SIGKILL);
+    wait_for(pid);
+    INFO("killed after " << seconds * step / 8.0 << " s of a " << seconds << " s run");
+    const bool summary_present = fs::exists(target / "summary.json");
+    const std::string summary = slurp(target / "summary.json");
+    const bool summary_new = summary_present && summary == slurp(base / "new" / "summary.json");
+    const bool summary_previous = summary_present && summary == slurp(base / "previous" / "summary.json");
+    CHECK((!summary_present || summary_new || summary_previous));
+    for (const std::string& name : kOutputs) {
+      INFO(name);
+      if (!fs::exists(target / name)) continue;
+      const std::string content = slurp(target / name);
+      const bool is_new = content == slurp(base / "new" / name);
+      const bool is_previous = content == slurp(base / "previous" / name);
+      CHECK((is_new || is_previous));
+      // A summary.json vouches for the files beside it.
+      if (summary_new) CHECK(is_new);
+      if (summary_previous) CHECK(is_previous);
+    }
+  }
+}
+
+TEST_CASE("An interrupted run exits 130 and leaves no temporary file and no summary of a run it did not finish",
+          "[cli][outputs]") {
+  const fs::path base = scratch_dir() / "interrupt";
+  fs::remove_all(base);
+  const double seconds = run_seconds("slurm", base / "timing");
+  for (const int signal : {SIGINT, SIGTERM}) {
+    INFO("signal " << signal);
+    const fs::path target = base / fmt::format("target-{}", signal);
+    const pid_t pid = start_run("slurm", target);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 0.7));
+    kill(pid, signal);
+    const int code = wait_for(pid);
+    if (code == 0) continue;  // it finished first: nothing to check
+    CHECK(code == 130);
+    if (!fs::exists(target)) continue;
+    CHECK(partial_files(target).empty());
+    CHECK_FALSE(fs::exists(target / "summary.json"));
+  }
+}
+
+TEST_CASE("A reader that closes the pipe early is no error, and a full stdout is exit 2 with the reason", "[cli]") {
+  const auto dir = scratch_dir() / "cli-full-stdout";
+  fs::create_directories(dir);
+  const std::string full = fmt::format("cd '{}' && '{}' stats '{}/traces/seren_week.csv.gz' > /dev/full 2> stderr.txt",
+                                       dir.string(), ACMESIM_BINARY, kSource);
+  const int status = std::system(full.c_str());
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(slurp(dir / "stderr.txt").find("standard output: cannot write (No space left on device)") != std::string::npos);
+  const auto pipe_dir = scratch_dir() / "cli-pipe-closed";
+  fs::create_directories(pipe_dir);
+  const std::string command =
+      fmt::format("cd '{}' && ('{}' stats '{}/traces/seren_week.csv.gz'; echo $? > code) | true", pipe_dir.string(),
+                  ACMESIM_BINARY, kSource);
+  REQUIRE(std::system(command.c_str()) == 0);
+  CHECK(slurp(pipe_dir / "code") == "0\n");
+}
