@@ -33,7 +33,8 @@ void add_compare(CLI::App& app, Context& context) {
       ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("-j,--threads", args->threads,
-                  "Worker threads (default: one per hardware thread); results do not depend on it");
+                  "Worker threads (default: one per hardware thread); results do not depend on it")
+      ->check(whole_in_range(1, 4096));
   cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
   cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog); });
 }

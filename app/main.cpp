@@ -38,7 +38,11 @@ void reject_unknown_options(const CLI::App& cli, int argc, char** argv) {
       for (const CLI::App* sub : cli.get_subcommands({})) {
         if (sub->get_name() == arg) command = sub;
       }
-      if (command == nullptr) return;  // CLI11 reports an unknown command
+      if (command == nullptr) {
+        std::vector<std::string> commands;
+        for (const CLI::App* sub : cli.get_subcommands({})) commands.push_back(sub->get_name());
+        throw acmesim::unknown_name_error("acmesim", "command line", "command", commands, arg);
+      }
       continue;
     }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) continue;
@@ -52,6 +56,12 @@ void reject_unknown_options(const CLI::App& cli, int argc, char** argv) {
     throw acmesim::unknown_name_error(fmt::format("acmesim {}", command->get_name()), "command line", "option", known,
                                       "--" + name);
   }
+}
+
+/// The name of the subcommand on the command line, or "" if none was recognised.
+std::string chosen_command(const CLI::App& cli) {
+  for (const CLI::App* sub : cli.get_subcommands()) return sub->get_name();
+  return {};
 }
 
 /// Ctrl-C or a SIGTERM (Slurm's scancel, a timeout) stops a command at once: the temporary files
@@ -100,8 +110,11 @@ int main(int argc, char** argv) {
     cli.parse(argc, argv);  // runs the chosen command's callback
     return context.exit_code;
   } catch (const CLI::ParseError& e) {
-    // --help and --version exit 0; a wrong command line is bad input like any other.
-    return cli.exit(e) == 0 ? 0 : 2;
+    // --help and --version exit 0; a wrong command line is bad input like any other, worded so.
+    if (e.get_exit_code() == 0) return cli.exit(e);
+    fmt::print(stderr, "error: command line: {}\nRun 'acmesim {}--help' for the options.\n", e.what(),
+               chosen_command(cli).empty() ? std::string{} : chosen_command(cli) + " ");
+    return 2;
   } catch (const InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 2;

@@ -23,7 +23,7 @@ struct RunArgs {
   std::string scenario;
   std::string out;
   std::vector<std::string> sets;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed;  // as typed: checked by the scenario reader, as `--set seed=` is
   bool skip_bad_rows = false;
   bool quiet = false;
 };
@@ -68,6 +68,12 @@ int run(const RunArgs& args, const Catalog& catalog) {
     fmt::print("{}", summary_table(scenario, trace, result, summary));
     fmt::print("wrote {}/jobs.csv, timeline.csv, summary.json\n", out);
   }
+  if (result.timeline_truncated) {
+    fmt::print(stderr,
+               "warning: timeline.csv stops after {} samples (the most a run records) at simulated day {:.1f}; "
+               "a longer timeline_interval_s covers the whole run\n",
+               result.timeline.size(), to_seconds(result.timeline.back().at - result.first_submit) / 86400.0);
+  }
   if (!result.unschedulable.empty() && !args.quiet) {
     const auto& first = result.unschedulable.front();
     fmt::print(stderr, "note: {} jobs can never fit this cluster, e.g. job {} (line {}): {}\n",
@@ -94,7 +100,8 @@ void add_run(CLI::App& app, Context& context) {
       ->expected(1)
       ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--seed", args->seed, "Seed of every random stream (overrides the scenario's)");
+  cmd->add_option("--seed", args->seed,
+                  "Seed of every random stream, a whole number in [0, 2^64) (overrides the scenario's)");
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows,
                 "Skip malformed trace rows, counting and reporting them, instead of stopping at the first");
   cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");

@@ -65,12 +65,17 @@ void add_synth(CLI::App& app, Context& context) {
       "start, end and queue come from simulating the submissions on the profile's cluster and scheduler");
   cmd->add_option("--profile", args->profile, "seren, kalos (configs/profiles/*.yaml) or a profile YAML of your own")
       ->required();
-  cmd->add_option("--days", args->days, "Span of submissions in days (default: the profile's)");
-  cmd->add_option("--jobs", args->jobs, "Number of jobs (default: the profile's rate x days x load)");
+  cmd->add_option("--days", args->days, "Span of submissions in days, at most 3650 (default: the profile's)")
+      ->check(in_range(0.0, kMaxSynthDays));
+  cmd->add_option("--jobs", args->jobs,
+                  "Number of jobs, at most 100,000,000 (default: the profile's rate x days x load)")
+      ->check(whole_in_range(1, kMaxSynthJobs));
   cmd->add_option("--load", args->load,
                   "Arrival-rate multiplier: with --days, X times the jobs; with --jobs, the same jobs in 1/X of the "
-                  "time (default 1)");
-  cmd->add_option("--seed", args->seed, "Seed of every random stream (default 1)");
+                  "time (default 1)")
+      ->check(in_range(1e-6, 1e6));
+  cmd->add_option("--seed", args->seed, "Seed of every random stream (default 1)")
+      ->check(whole_in_range(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("-o,--out", args->out, "Output trace (.csv, or .csv.gz for gzip)")->required();
   cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
   cmd->callback([args, &context] { context.exit_code = run_synth(*args, context.catalog); });

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include "sim/model/job.hpp"
 
@@ -110,6 +111,25 @@ void append_acme_row(Out& out, TraceSchema schema, Cell&& cell) {
   }
 }
 
+/// A text cell as CSV (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a
+/// line break, or begins or ends with blanks the reader would trim; as is otherwise.
+template <class Out>
+void append_text_cell(Out& cell, std::string_view text) {
+  const bool quote =
+      text.find_first_of(",\"\r\n") != std::string_view::npos ||
+      (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.back() == ' ' || text.back() == '\t'));
+  if (!quote) {
+    cell.append(text.data(), text.data() + text.size());
+    return;
+  }
+  cell.push_back('"');
+  for (const char c : text) {
+    if (c == '"') cell.push_back('"');
+    cell.push_back(c);
+  }
+  cell.push_back('"');
+}
+
 /// The cells that say what a job asked for (job_id, user, node_num, gpu_num, cpu_num,
 /// mem_per_pod_GB, type): written the same way by every file that has them. Returns false, and
 /// writes nothing, for any other column.
@@ -118,10 +138,10 @@ bool append_request_cell(Out& cell, AcmeColumn column, const JobSpec& job, const
   const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
   switch (column) {
     case kJobId:
-      put(job.trace_id);
+      append_text_cell(cell, job.trace_id);
       return true;
     case kUser:
-      put(user);
+      append_text_cell(cell, user);
       return true;
     case kNodeNum:
       put(job.demand.nodes);

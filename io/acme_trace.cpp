@@ -62,7 +62,9 @@ class RowParser {
     const std::string_view t = text(c);
     if (t.empty() && allow_empty) return std::nullopt;
     const auto value = number(t);
-    if (!value || *value < 0 || !std::isfinite(*value)) fail(c, "a number of seconds >= 0");
+    if (!value || *value < 0 || !std::isfinite(*value) || *value > to_seconds(kMaxSpan)) {
+      fail(c, fmt::format("a number of seconds in [0, {:.0f}] (ten years)", to_seconds(kMaxSpan)));
+    }
     return Duration{static_cast<std::int64_t>(std::llround(*value * 1000.0))};
   }
 
@@ -151,7 +153,11 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       spec.demand.nodes = row.count(kNodeNum);
       spec.demand.gpus = row.count(kGpuNum);
       spec.demand.cpus = row.count(kCpuNum);
-      if (spec.demand.nodes == 0) spec.demand.nodes = 1;  // some CPU jobs record 0 nodes; they run on one
+      if (spec.demand.nodes == 0) {
+        // Some CPU jobs record 0 nodes; they run on one. A GPU job on no node is a broken row.
+        if (spec.demand.gpus > 0) row.fail(kNodeNum, "a whole number >= 1 for a job with GPUs");
+        spec.demand.nodes = 1;
+      }
       if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty())
         spec.demand.mem_gib_per_node = row.count(kMemPerPod);
       if (row.present(kSharedMem)) row.optional_number(kSharedMem);
@@ -171,7 +177,8 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       if (row.present(kGpuTime)) row.optional_number(kGpuTime);
       if (start && start->unix_seconds < submit.unix_seconds) row.fail(kStart, "a time not before submit_time");
       if (start && end && end->unix_seconds < start->unix_seconds) row.fail(kEnd, "a time not before start_time");
-      spec.runtime = duration.value_or(Duration{0});
+      // A job with no start never ran: whatever duration its row gives, it has no work to replay.
+      spec.runtime = start ? duration.value_or(Duration{0}) : Duration{0};
       job.submit_unix = submit.unix_seconds;
       if (start) job.start_unix = start->unix_seconds;
 
@@ -202,6 +209,14 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
   std::stable_sort(raw.begin(), raw.end(),
                    [](const RawJob& a, const RawJob& b) { return a.submit_unix < b.submit_unix; });
   trace.epoch_unix_seconds = raw.empty() ? 0 : raw.front().submit_unix;
+  if (!raw.empty() && seconds(raw.back().submit_unix - raw.front().submit_unix) > kMaxSpan) {
+    throw InputError(
+        fmt::format("{}:{}: submit_time is {:.1f} years after the first submission (line {}); acmesim "
+                    "simulates at most ten years",
+                    file, raw.back().spec.source_line,
+                    static_cast<double>(raw.back().submit_unix - raw.front().submit_unix) / (365.0 * 86400),
+                    raw.front().spec.source_line));
+  }
   trace.utc_offset_minutes = offset.value_or(0);
   trace.jobs.reserve(raw.size());
   for (std::size_t i = 0; i < raw.size(); ++i) {

@@ -315,6 +315,9 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
                {"unschedulable", result.unschedulable.size()},
                {"unstarted", result.unstarted}};
   j["makespan_s"] = summary.makespan_s;
+  j["timeline"] = {{"interval_s", to_seconds(scenario.timeline_interval)},
+                   {"samples", result.timeline.size()},
+                   {"truncated", result.timeline_truncated}};
   j["gpu_allocation_ratio"] = round_to(summary.gpu_allocation_ratio, 1e-6);
   if (scenario.cluster.nodes_per_switch > 0) {
     const TopologyStats& t = summary.topology;

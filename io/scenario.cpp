@@ -69,6 +69,11 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
   Scenario s;
   s.source = name;
   s.name = root.get<std::string>("name", fs::path(name).stem().string());
+  // The name is the default output folder (out/NAME): one plain folder name, never a path.
+  if (s.name.empty() || s.name == "." || s.name == ".." || s.name.find_first_of("/\\") != std::string::npos ||
+      s.name.find('\0') != std::string::npos) {
+    root["name"].fail("a plain folder name (no '/', not '.' or '..')");
+  }
   s.seed = root.get<std::uint64_t>("seed", 1, {.min = 0});
 
   const bool trace_from_cli = std::find(overridden.begin(), overridden.end(), "trace") != overridden.end();
@@ -78,12 +83,13 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
 
   const yaml::Node cluster = root.required("cluster", fmt::format("a mapping with {}", fmt::join(kClusterKeys, ", ")));
   cluster.only_keys(kClusterKeys);
-  s.cluster.gpu_nodes = cluster.need<int>("nodes", {.min = 1});
+  // Bounds that keep every product (nodes x GPUs, nodes x CPUs) well inside an int.
+  s.cluster.gpu_nodes = cluster.need<int>("nodes", {.min = 1, .max = kMaxNodes});
   s.cluster.gpus_per_node = cluster.get<int>("gpus_per_node", 8, {.min = 1, .max = 64});
-  s.cluster.cpus_per_node = cluster.get<int>("cpus_per_node", 0, {.min = 0});
-  s.cluster.memory_gib_per_node = cluster.get<int>("memory_gib_per_node", 0, {.min = 0});
-  s.cluster.cpu_nodes = cluster.get<int>("cpu_nodes", 0, {.min = 0});
-  s.cluster.nodes_per_switch = cluster.get<int>("nodes_per_switch", 0, {.min = 0});
+  s.cluster.cpus_per_node = cluster.get<int>("cpus_per_node", 0, {.min = 0, .max = 1024});
+  s.cluster.memory_gib_per_node = cluster.get<int>("memory_gib_per_node", 0, {.min = 0, .max = 1 << 20});
+  s.cluster.cpu_nodes = cluster.get<int>("cpu_nodes", 0, {.min = 0, .max = kMaxNodes});
+  s.cluster.nodes_per_switch = cluster.get<int>("nodes_per_switch", 0, {.min = 0, .max = kMaxNodes});
   if (cluster.has("launch_latency_s")) s.launch.cdf = read_point_cdf(cluster["launch_latency_s"]);
   s.launch.in_duration = cluster.get<bool>("launch_in_duration", true);
   if (cluster.has("admission_latency_s")) s.admission.cdf = read_point_cdf(cluster["admission_latency_s"]);
@@ -93,7 +99,8 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
   s.outcomes = policy_block(root["outcomes"], "outcomes", "trace", s.seed);
   s.failures = policy_block(root["failures"], "failures", "none", s.seed);
   s.recovery = policy_block(root["recovery"], "recovery", "none", s.seed);
-  s.timeline_interval = from_seconds(root.get<double>("timeline_interval_s", 600.0, {.min = 1.0}));
+  s.timeline_interval =
+      from_seconds(root.get<double>("timeline_interval_s", 600.0, {.min = 1.0, .max = to_seconds(kMaxSpan)}));
   s.skip_bad_rows = root.get<bool>("skip_bad_rows", false);
   return s;
 }
@@ -105,6 +112,7 @@ Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
   return yaml::guard(name, [&] {
     YAML::Node root = yaml::load(name, yaml_text);
     if (!root || root.IsNull()) root = YAML::Node{YAML::NodeType::Map};
+    if (!root.IsMap()) yaml::Node{name, root, "scenario"}.fail("a mapping of scenario keys to values");
     std::vector<std::string> overridden;
     for (const auto& o : overrides) {
       apply_override(root, o);

@@ -1,5 +1,7 @@
 #include "io/yaml.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -82,6 +84,13 @@ std::vector<Entry> Node::entries(std::string_view expected) const {
   for (const auto& entry : node_) {
     const Node key{source_, entry.first, field_, key_path_};
     if (!entry.first.IsScalar()) key.fail("a plain key (a name or a number, not a list or a mapping)");
+    // yaml-cpp keeps both entries of a repeated key and lookups find the first: a second value
+    // would be silently ignored. Mappings are small (tens of keys), so the scan is cheap.
+    for (const Entry& earlier : out) {
+      if (earlier.name() == entry.first.Scalar()) {
+        key.fail(fmt::format("each key once ('{}' is also at {})", earlier.name(), earlier.key.place()));
+      }
+    }
     out.push_back(Entry{key, child(entry.second, entry.first.Scalar())});
   }
   return out;
@@ -131,11 +140,24 @@ Node parse_text(const std::string& file, const std::string& text, const std::str
 }
 
 std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw input_error(path, what, "a YAML file", "a folder");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path, what, "a file that can be read", "no such file, or no permission");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  // A trace given where a YAML file goes (`acmesim run trace.csv`) is the likely mistake: say so,
+  // rather than quoting the trace or a YAML parser's complaint about its bytes.
+  const bool gzip = text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b';
+  if (gzip || text.find('\0') != std::string::npos) {
+    throw input_error(path, what, "a YAML text file (a trace is given with --set trace=PATH)",
+                      gzip ? "gzip data" : "binary data (NUL bytes)");
+  }
+  if (text.rfind("job_id,", 0) == 0) {
+    throw input_error(path, what, "a YAML file (a trace is given with --set trace=PATH)", "an AcmeTrace CSV header");
+  }
+  return text;
 }
 
 Node parse_file(const std::string& path, const std::string& what) {

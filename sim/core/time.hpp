@@ -32,6 +32,12 @@ constexpr double to_seconds(Duration d) { return static_cast<double>(d.count()) 
 constexpr double to_seconds(SimTime t) { return to_seconds(t.time_since_epoch()); }
 constexpr double to_hours(Duration d) { return to_seconds(d) / 3600.0; }
 
+/// The longest span acmesim simulates: a job's duration, a trace's span of submissions and every
+/// time setting are bad input beyond it. Ten years is far beyond any trace, keeps the work of a
+/// run bounded (the timeline samples it), and sums of many such spans stay far from the int64
+/// limit of milliseconds (292 million years).
+inline constexpr Duration kMaxSpan = seconds(std::int64_t{10} * 365 * 86400);
+
 constexpr SimTime at_ms(std::int64_t ms) { return SimTime{Duration{ms}}; }
 
 }  // namespace acmesim

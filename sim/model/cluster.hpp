@@ -26,6 +26,10 @@
 
 namespace acmesim {
 
+/// The most nodes of one kind a cluster has: 1,000,000 nodes x 64 GPUs (or x 1,024 CPUs, GPU and
+/// CPU nodes together) stay inside an int, the type of every count in the model.
+inline constexpr int kMaxNodes = 1'000'000;
+
 struct ClusterSpec {
   int gpu_nodes = 0;
   int gpus_per_node = 8;

@@ -36,9 +36,14 @@ class Recorder {
   }
   std::int64_t lent_gpu_ms() const { return result_.allocated_gpu_ms; }
 
-  void sample(SimTime now, const Cluster& cluster, std::uint32_t running, std::uint32_t queued) {
+  /// Records one sample; false (and the result marked truncated) once `max_samples` are recorded.
+  bool sample(SimTime now, const Cluster& cluster, std::uint32_t running, std::uint32_t queued,
+              std::size_t max_samples) {
     result_.timeline.push_back(
         TimelineSample{now, cluster.allocated_gpus(), cluster.allocated_cpus(), running, queued});
+    if (result_.timeline.size() < max_samples) return true;
+    result_.timeline_truncated = true;
+    return false;
   }
 
   /// The most leaf-switch groups one attempt of the job spanned (when the cluster models them).

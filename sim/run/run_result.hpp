@@ -35,6 +35,7 @@ struct Conflict {
 struct RunResult {
   std::vector<JobStatus> jobs;  // by JobId: the trace's jobs, then the spawned ones
   std::vector<TimelineSample> timeline;
+  bool timeline_truncated = false;  // sampling stopped at SimulationOptions::timeline_max_samples
   std::vector<Unschedulable> unschedulable;
   std::uint64_t conflicts = 0;
   std::vector<Conflict> first_conflicts;  // at most kKeptConflicts

@@ -59,8 +59,14 @@ struct AdmissionLatency {
   PointCdf cdf;  // in seconds; empty: none (Slurm)
 };
 
+/// The most timeline samples a run records (~30 MB in memory, ~60 MB of timeline.csv): a
+/// 1-second interval over a long trace would otherwise cost memory and time in proportion to
+/// simulated time rather than to work. Sampling stops there and the result says so.
+inline constexpr std::size_t kMaxTimelineSamples = 1'000'000;
+
 struct SimulationOptions {
   Duration timeline_interval = seconds(600);
+  std::size_t timeline_max_samples = kMaxTimelineSamples;
   /// Local wall-clock time of day at SimTime 0 (the trace's epoch in its UTC offset), so that
   /// recovery policies can tell night from day. Only the value modulo 24 h matters.
   Duration local_clock_offset{};

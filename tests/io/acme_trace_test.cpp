@@ -187,7 +187,11 @@ TEST_CASE("every kind of bad row gives its exact message") {
   CHECK(error_of(kSerenHeader + seren_row(7, "yesterday")) ==
         "t.csv:2: column 'submit_time': expected a time like '2023-03-01 00:18:22+08:00', found 'yesterday'" + tail);
   CHECK(error_of(kSerenHeader + seren_row(10, "abc")) ==
-        "t.csv:2: column 'duration': expected a number of seconds >= 0, found 'abc'" + tail);
+        "t.csv:2: column 'duration': expected a number of seconds in [0, 315360000] (ten years), found 'abc'" + tail);
+  CHECK(error_of(kSerenHeader + seren_row(10, "1e10")) ==
+        "t.csv:2: column 'duration': expected a number of seconds in [0, 315360000] (ten years), found '1e10'" + tail);
+  CHECK(error_of(kSerenHeader + seren_row(2, "0")) ==
+        "t.csv:2: column 'node_num': expected a whole number >= 1 for a job with GPUs, found '0'" + tail);
   CHECK(error_of(kSerenHeader + seren_row(0, "")) ==
         "t.csv:2: column 'job_id': expected a non-empty value, found ''" + tail);
   CHECK(error_of(kSerenHeader + seren_row(8, "2023-02-28 00:00:00+08:00")) ==
@@ -283,4 +287,20 @@ TEST_CASE("a gzip trace that is cut short or damaged anywhere is an error, never
   CHECK_THROWS_WITH(read_acme_trace(write("flipped.csv.gz", flipped)),
                     Catch::Contains("flipped.csv.gz: the gzip data is damaged or cut short"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a trace whose submissions span more than ten years is rejected, naming the late row") {
+  const std::string late =
+      std::string("2,u1,1,8,128,SFT,COMPLETED,2033-03-02 00:00:00+08:00,2033-03-02 00:00:10+08:00,") +
+      "2033-03-02 00:01:10+08:00,60,10,480\n";
+  CHECK(error_of(kSerenHeader + seren_row(0, "1") + late) ==
+        "t.csv:3: submit_time is 10.0 years after the first submission (line 2); acmesim simulates at most ten years");
+}
+
+TEST_CASE("a row without a start time has no work to replay, whatever its duration says") {
+  std::string row = seren_row(8, "");
+  const Trace trace = parse_acme_trace("t.csv", kSerenHeader + row);
+  REQUIRE(trace.jobs.size() == 1);
+  CHECK(trace.jobs[0].runtime == Duration{0});
+  CHECK_FALSE(trace.jobs[0].recorded_start.has_value());
 }

@@ -141,3 +141,28 @@ TEST_CASE("every shipped scenario loads and builds its policies") {
     CHECK(std::filesystem::exists(s.trace_path));
   }
 }
+
+TEST_CASE("the timeline stops at its sample cap and says so, so a tiny interval cannot exhaust memory") {
+  const Catalog catalog = builtin_catalog();
+  const std::vector<JobSpec> jobs = make_jobs({{0, 8, 100'000}});
+  SimulationOptions options;
+  options.timeline_interval = seconds(10);
+  options.timeline_max_samples = 50;
+  const ClusterSpec cluster{2, 8, 128, 0, 0};
+  Simulation capped{cluster, jobs,
+                    core_policies(catalog, catalog.schedulers.make(PolicyArgs::named("scheduler", "fifo")),
+                                  catalog.placements.make(PolicyArgs::named("placement", "pack"))),
+                    options};
+  const RunResult r = capped.run();
+  CHECK(r.timeline.size() == 50);
+  CHECK(r.timeline_truncated);
+  CHECK(r.jobs[0].phase == JobPhase::Ended);  // the run itself goes on to the end
+  options.timeline_max_samples = kMaxTimelineSamples;
+  Simulation full{cluster, jobs,
+                  core_policies(catalog, catalog.schedulers.make(PolicyArgs::named("scheduler", "fifo")),
+                                catalog.placements.make(PolicyArgs::named("placement", "pack"))),
+                  options};
+  const RunResult whole = full.run();
+  CHECK_FALSE(whole.timeline_truncated);
+  CHECK(whole.timeline.size() == 10'001);
+}

@@ -222,7 +222,16 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     if (options.days) days = *options.days;
     total = static_cast<std::uint64_t>(std::llround(rate_per_day * days));
   }
-  if (!(days > 0)) throw input_error("command line", "--days", "a number > 0", fmt::format("{}", days));
+  if (!(days > 0) || days > kMaxSynthDays) {
+    throw input_error("command line", "--days", fmt::format("a number in (0, {}]", kMaxSynthDays),
+                      fmt::format("{}", days));
+  }
+  if (total > kMaxSynthJobs) {
+    throw InputError(
+        fmt::format("command line: the trace would hold {} jobs ({:.4g} days x {:.4g} jobs per day); at most "
+                    "{} are generated: lower --load, --days or --jobs",
+                    total, days, rate_per_day, kMaxSynthJobs));
+  }
   const auto span_s = std::max<std::int64_t>(1, std::llround(days * 86400.0));
   const std::int64_t hours = std::max<std::int64_t>(1, (span_s + 3599) / 3600);
 

@@ -26,6 +26,12 @@
 
 namespace acmesim {
 
+/// The most jobs one generated trace holds (~15 GB of JobSpecs in memory, 100 times the paper's
+/// Seren trace): beyond it, `synth` refuses rather than exhausting memory.
+inline constexpr std::uint64_t kMaxSynthJobs = 100'000'000;
+/// The longest span of submissions `synth` generates, in days (ten years).
+inline constexpr double kMaxSynthDays = 3650.0;
+
 struct SynthOptions {
   std::optional<double> days;         // span of submissions; default: the profile's (or jobs / rate)
   std::optional<std::uint64_t> jobs;  // total jobs; default: the profile's rate x days x load
