@@ -50,6 +50,7 @@ int run(const RunArgs& args, const Catalog& catalog) {
                    ? fmt::format("; skipped {} bad rows, first: {}", trace.rows_skipped, trace.skipped_messages.front())
                    : std::string());
   }
+  if (trace.jobs.empty()) fmt::print(stderr, "warning: {} holds no jobs: the outputs will be empty\n", trace.path);
 
   SimulationOptions options = simulation_options(scenario, trace);
   if (!args.quiet) {

@@ -158,6 +158,10 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
         if (spec.demand.gpus > 0) row.fail(kNodeNum, "a whole number >= 1 for a job with GPUs");
         spec.demand.nodes = 1;
       }
+      // Every node of a job runs the same share of its GPUs (one pod or task per node).
+      if (spec.demand.gpus % spec.demand.nodes != 0) {
+        row.fail(kGpuNum, fmt::format("a multiple of node_num ({})", spec.demand.nodes));
+      }
       if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty())
         spec.demand.mem_gib_per_node = row.count(kMemPerPod);
       if (row.present(kSharedMem)) row.optional_number(kSharedMem);
@@ -197,7 +201,9 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
           "{}:{}: {}", file, reader.get_file_line(),
           dynamic_cast<const io::error::too_few_columns*>(&e) ? std::string("fewer cells than the header has columns")
           : dynamic_cast<const io::error::too_many_columns*>(&e) ? std::string("more cells than the header has columns")
-                                                                 : std::string(e.what()));
+          : dynamic_cast<const io::error::escaped_string_not_closed*>(&e)
+              ? std::string("a quoted cell is never closed (a '\"' opens it and none ends it on this line)")
+              : std::string(e.what()));
       if (!options.skip_bad_rows) throw InputError(message + " (--skip-bad-rows skips such rows)");
       ++trace.rows_read;
       ++trace.rows_skipped;

@@ -5,8 +5,12 @@
 
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 // fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
 // package's header, not about our code.
 #pragma GCC diagnostic push
@@ -32,7 +36,13 @@ inline bool is_gzip(const std::string& path) {
 template <class Reader, class Read>
 auto read_csv_file(const std::string& path, const std::string& what, Read&& read)
     -> decltype(read(std::declval<Reader&>())) {
-  if (!std::ifstream(path, std::ios::binary)) throw InputError(fmt::format("{}: cannot open the {}", path, what));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(fmt::format("{}: expected a {} (CSV, plain or gzip), found a folder", path, what));
+  }
+  if (!std::ifstream(path, std::ios::binary)) {
+    throw InputError(fmt::format("{}: cannot open the {} ({})", path, what, std::strerror(errno)));
+  }
   try {
     if (is_gzip(path)) {
       std::ifstream file(path, std::ios::binary);

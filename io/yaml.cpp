@@ -82,8 +82,11 @@ std::vector<Entry> Node::entries(std::string_view expected) const {
   if (!node_.IsMap()) fail(expected);
   std::vector<Entry> out;
   for (const auto& entry : node_) {
-    const Node key{source_, entry.first, field_, key_path_};
-    if (!entry.first.IsScalar()) key.fail("a plain key (a name or a number, not a list or a mapping)");
+    if (!entry.first.IsScalar()) {
+      Node{source_, entry.first, field_, key_path_}.fail("a plain key (a name or a number, not a list or a mapping)");
+    }
+    // Placed as the key's own path, so that a key `--set` added is reported at "--set KEY".
+    const Node key{source_, entry.first, field_, join_key(key_path_, entry.first.Scalar())};
     // yaml-cpp keeps both entries of a repeated key and lookups find the first: a second value
     // would be silently ignored. Mappings are small (tens of keys), so the scan is cheap.
     for (const Entry& earlier : out) {

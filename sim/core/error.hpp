@@ -27,14 +27,26 @@ class SimulationError : public std::runtime_error {
 /// Every bad-input message has one shape, built here:
 ///   PLACE: FIELD: expected EXPECTED, found 'FOUND'
 /// PLACE is file:line:column where it is known (file:line for a CSV row, "--set KEY" for a
-/// command-line override, the file alone for a whole-file problem). FOUND is cut to 120
-/// characters, so a whole file given in the wrong place never floods the terminal.
+/// command-line override, the file alone for a whole-file problem). FOUND is cut to 80 bytes
+/// (at a character boundary), so a whole file given in the wrong place never floods the
+/// terminal, and its control bytes (NUL, escape sequences, line breaks) are shown as \xNN.
 inline InputError input_error(std::string_view place, std::string_view field, std::string_view expected,
                               std::string_view found) {
-  constexpr std::size_t kMaxFound = 120;
-  const bool cut = found.size() > kMaxFound;
-  return InputError(fmt::format("{}: {}: expected {}, found '{}{}'", place, field, expected, found.substr(0, kMaxFound),
-                                cut ? "..." : ""));
+  constexpr std::size_t kMaxFound = 80;
+  std::size_t keep = std::min(found.size(), kMaxFound);
+  // Never cut inside a UTF-8 sequence: back up over continuation bytes (10xxxxxx).
+  while (keep < found.size() && keep > 0 && (static_cast<unsigned char>(found[keep]) & 0xC0) == 0x80) --keep;
+  std::string shown;
+  for (const char c : found.substr(0, keep)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      shown += fmt::format("\\x{:02x}", byte);
+    } else {
+      shown.push_back(c);
+    }
+  }
+  return InputError(fmt::format("{}: {}: expected {}, found '{}{}'", place, field, expected, shown,
+                                keep < found.size() ? "..." : ""));
 }
 
 /// The one of `known` nearest to `found` by edit distance, if it is near enough to be a typo (at
