@@ -6,18 +6,24 @@
 #   ./setup.sh --test        ... then run the whole test suite with CTest
 #   ./setup.sh --sanitize    build in build-asan/ with AddressSanitizer + UBSan instead
 #   ./setup.sh --no-install  skip the package check (offline machines that already have them)
+#   ./setup.sh --with-fuzz   also install clang and libFuzzer (scripts/fuzz.sh uses them)
+#   ./setup.sh --packages-only  install what is missing and stop
 set -euo pipefail
 cd "$(dirname "$0")"
 
 test=0
 sanitize=0
 install=1
+fuzz=0
+packages_only=0
 for arg in "$@"; do
   case "$arg" in
+    --with-fuzz) fuzz=1 ;;
+    --packages-only) packages_only=1 ;;
     --test) test=1 ;;
     --sanitize) sanitize=1 ;;
     --no-install) install=0 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (see ./setup.sh --help)" >&2; exit 2 ;;
   esac
 done
@@ -32,9 +38,13 @@ packages=(
   catch2                         # tests (Catch2 v2 on Debian 12)
   libfccp-dev                    # fast CSV reading of traces
   libcli11-dev                   # the command line
+  libspdlog-dev                  # logging: levels, one logger for every command
   libbenchmark-dev               # micro-benchmarks (bench/)
   clang-format                   # formatting, checked in CI
 )
+if [ "$fuzz" = 1 ]; then
+  packages+=(clang libclang-rt-14-dev)  # libFuzzer and the sanitizers for clang 14 (tests/fuzz/)
+fi
 
 if [ "$install" = 1 ]; then
   missing=()
@@ -49,6 +59,8 @@ if [ "$install" = 1 ]; then
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
 fi
+
+[ "$packages_only" = 1 ] && exit 0
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "$sanitize" = 1 ]; then

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "app/log.hpp"
 #include "sim/policy_api/catalog.hpp"
 
 namespace acmesim::app {
@@ -19,6 +20,7 @@ struct Context {
   const Catalog& catalog;
   std::string config_dir;        // the bundled configs/
   std::string default_scenario;  // configs/default.yaml
+  spdlog::logger& log;           // stderr: progress, warnings, errors (app/log.hpp)
   int exit_code = 0;             // set by a command that ends otherwise than with success
 };
 

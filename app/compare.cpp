@@ -35,8 +35,8 @@ void add_compare(CLI::App& app, Context& context) {
   cmd->add_option("-j,--threads", args->threads,
                   "Worker threads (default: one per hardware thread); results do not depend on it")
       ->check(whole_in_range(1, 4096));
-  cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
-  cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog); });
+  add_log_options(*cmd, context.log, &args->quiet);
+  cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog, context.log); });
 }
 
 }  // namespace acmesim::app

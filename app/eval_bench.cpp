@@ -44,6 +44,7 @@ void add_eval_bench(CLI::App& app, Context& context) {
       ->check(whole_in_range(1, 100000));
   cmd->add_option("--seed", args->seed, "Seed of the first run (default 1)")
       ->check(whole_in_range(0, std::numeric_limits<std::uint64_t>::max()));
+  add_log_options(*cmd, context.log);
   cmd->callback([args, &context] { context.exit_code = run_eval_bench(*args, context.catalog); });
 }
 

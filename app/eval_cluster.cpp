@@ -19,6 +19,7 @@ void add_eval_cluster(CLI::App& app, Context& context) {
                          "evaluation GPU-hours");
   cmd->add_option("file", *file, "eval-cluster YAML (default: configs/eval/acme_week.yaml)")->check(CLI::ExistingFile);
   cmd->add_option("-o,--out", *out, "Write checkpoints_<policy>.csv here (default: nothing)");
+  add_log_options(*cmd, context.log);
   cmd->callback([file, out, &context] { context.exit_code = run_eval_cluster(*file, *out, context.catalog); });
 }
 

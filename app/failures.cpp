@@ -11,7 +11,7 @@
 
 namespace acmesim::app {
 
-void add_failures(CLI::App& app, Context& /*context*/) {
+void add_failures(CLI::App& app, Context& context) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "failures",
@@ -21,6 +21,7 @@ void add_failures(CLI::App& app, Context& /*context*/) {
   cmd->add_option("jobs_csv", *files, "jobs.csv of a run (or an AcmeTrace CSV: FAILED rows, reason Unknown)")
       ->required()
       ->check(CLI::ExistingFile);
+  add_log_options(*cmd, context.log);
   cmd->callback([files] {
     FailureBreakdown pooled;
     for (const std::string& path : *files) add_failures_from_csv(path, pooled);

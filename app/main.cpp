@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/command.hpp"
+#include "app/log.hpp"
 #include "io/output_file.hpp"
 #include "io/outputs.hpp"
 #include "policies/catalog.hpp"
@@ -90,7 +91,8 @@ void install_signal_handlers() {
 int main(int argc, char** argv) {
   using namespace acmesim;
   const Catalog catalog = builtin_catalog();
-  app::Context context{catalog, ACMESIM_CONFIG_DIR, std::string(ACMESIM_CONFIG_DIR) + "/default.yaml"};
+  const std::shared_ptr<spdlog::logger> log = app::make_logger();
+  app::Context context{catalog, ACMESIM_CONFIG_DIR, std::string(ACMESIM_CONFIG_DIR) + "/default.yaml", *log};
   CLI::App cli{
       "acmesim: a discrete-event simulator of LLM-development GPU datacenters (the Acme clusters of "
       "Hu et al., NSDI'24)"};
@@ -112,33 +114,32 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; a wrong command line is bad input like any other, worded so.
     if (e.get_exit_code() == 0) return cli.exit(e);
-    fmt::print(stderr, "error: command line: {}\nRun 'acmesim {}--help' for the options.\n", e.what(),
+    log->error("command line: {}\nRun 'acmesim {}--help' for the options.", e.what(),
                chosen_command(cli).empty() ? std::string{} : chosen_command(cli) + " ");
     return 2;
   } catch (const InputError& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+    log->error("{}", e.what());
     return 2;
   } catch (const SimulationError& e) {
-    fmt::print(stderr, "internal error: {}\n", e.what());
+    log->critical("{}", e.what());
     return 3;
   } catch (const std::filesystem::filesystem_error& e) {
     // A folder that cannot be created or read (a file where an output folder goes, no permission).
-    fmt::print(stderr, "error: {}: {}\n", e.path1().string(), e.code().message());
+    log->error("{}: {}", e.path1().string(), e.code().message());
     return 2;
   } catch (const std::system_error& e) {
     // Printing to stdout failed (fmt throws system_error): the reader went away (`| head`), which
     // is no error of ours, or stdout is a full disk or a broken device, the user's environment.
     if (e.code() == std::errc::broken_pipe) return 0;
-    fmt::print(stderr, "error: {}\n",
-               std::string_view{e.what()}.rfind("cannot write to file", 0) == 0
-                   ? fmt::format("standard output: cannot write ({})", e.code().message())
-                   : std::string{e.what()});
+    log->error("{}", std::string_view{e.what()}.rfind("cannot write to file", 0) == 0
+                         ? fmt::format("standard output: cannot write ({})", e.code().message())
+                         : std::string{e.what()});
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "internal error: unexpected exception: {} (please report it with the command line)\n", e.what());
+    log->critical("unexpected exception: {} (please report it with the command line)", e.what());
     return 3;
   } catch (...) {
-    fmt::print(stderr, "internal error: unknown exception (please report it with the command line)\n");
+    log->critical("unknown exception (please report it with the command line)");
     return 3;
   }
 }

@@ -36,6 +36,7 @@ void add_policies(CLI::App& app, Context& context) {
   auto params = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("policies", "List every policy by slot with a one-line summary");
   cmd->add_flag("--params", *params, "Also list each policy's parameters: type, default, valid range, help");
+  add_log_options(*cmd, context.log);
   cmd->callback([params, &context] { list_policies(context.catalog, *params); });
 }
 

@@ -28,7 +28,7 @@ struct RunArgs {
   bool quiet = false;
 };
 
-int run(const RunArgs& args, const Catalog& catalog) {
+int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
   std::vector<std::string> overrides = args.sets;
   if (args.seed) overrides.push_back(fmt::format("seed={}", *args.seed));
   const Scenario scenario = load_scenario(args.scenario, overrides, std::filesystem::current_path().string());
@@ -39,47 +39,61 @@ int run(const RunArgs& args, const Catalog& catalog) {
   catalog.failures.make(scenario.failures);
   catalog.recoveries.make(scenario.recovery);
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const int total_gpus = scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node;
+  ProgressLine reading{log, "reading"};
+  log.debug("scenario {}: trace {}, {} x {} GPUs, scheduler {}, placement {}", scenario.source, scenario.trace_path,
+            scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node, scenario.scheduler.name(),
+            scenario.placement.name());
+  reading.update(scenario.trace_path);
   const Trace trace =
       read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows || args.skip_bad_rows});
-  const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!args.quiet) {
-    fmt::print(stderr, "read {} jobs ({} schema) from {} in {:.2f}s{}\n", trace.jobs.size(), name(trace.schema),
-               trace.path, read_s,
-               trace.rows_skipped
-                   ? fmt::format("; skipped {} bad rows, first: {}", trace.rows_skipped, trace.skipped_messages.front())
-                   : std::string());
+  reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
+                           trace.path, reading.seconds()));
+  if (trace.rows_skipped > 0) {
+    log.warn("skipped {} bad rows of {}, first: {}", trace.rows_skipped, trace.path, trace.skipped_messages.front());
   }
-  if (trace.jobs.empty()) fmt::print(stderr, "warning: {} holds no jobs: the outputs will be empty\n", trace.path);
+  if (trace.jobs.empty()) log.warn("{} holds no jobs: the outputs will be empty", trace.path);
+  const double load = offered_gpu_load(trace.jobs, total_gpus);
+  if (load > 1.0) {
+    log.warn(
+        "the trace asks for {:.0f}% of the cluster's GPU time over its span of submissions: no scheduler can keep "
+        "up, queues will grow until submissions stop",
+        100.0 * load);
+  }
 
   SimulationOptions options = simulation_options(scenario, trace);
-  if (!args.quiet) {
-    options.on_progress = [](const Progress& p) {
-      fmt::print(stderr, "  {:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events | {:.1f}s\n",
-                 100.0 * p.fraction_done, to_seconds(p.now) / 86400.0, static_cast<double>(p.events) / 1e6,
-                 p.wall_seconds);
-    };
-  }
+  ProgressLine simulating{log, "simulating"};
+  options.on_progress = [&simulating](const Progress& p) {
+    simulating.update(fmt::format("{:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events",
+                                  100.0 * p.fraction_done, to_seconds(p.now) / 86400.0,
+                                  static_cast<double>(p.events) / 1e6));
+  };
   Simulation simulation{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
   const RunResult result = simulation.run();
-  const RunSummary summary = summarize(trace.jobs, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
+  const RunSummary summary = summarize(trace.jobs, result, total_gpus);
   const std::string out = args.out.empty() ? fmt::format("out/{}", scenario.name) : args.out;
+  ProgressLine writing{log, "writing"};
+  writing.update(out);
   write_outputs(out, scenario, trace, result, summary);
-  if (!args.quiet) {
-    fmt::print("{}", summary_table(scenario, trace, result, summary));
-    fmt::print("wrote {}/jobs.csv, timeline.csv, summary.json\n", out);
-  }
+  writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));
+  if (!args.quiet) fmt::print("{}", summary_table(scenario, trace, result, summary));
   if (result.timeline_truncated) {
-    fmt::print(stderr,
-               "warning: timeline.csv stops after {} samples (the most a run records) at simulated day {:.1f}; "
-               "a longer timeline_interval_s covers the whole run\n",
-               result.timeline.size(), to_seconds(result.timeline.back().at - result.first_submit) / 86400.0);
+    log.warn(
+        "timeline.csv stops after {} samples (the most a run records) at simulated day {:.1f}; a longer "
+        "timeline_interval_s covers the whole run",
+        result.timeline.size(), to_seconds(result.timeline.back().at - result.first_submit) / 86400.0);
   }
-  if (!result.unschedulable.empty() && !args.quiet) {
+  if (result.conflicts > 0) {
+    log.warn(
+        "{} jobs could not start when the scheduler wanted (recorded starts that do not fit this cluster); "
+        "summary.json lists the first under 'conflicts'",
+        result.conflicts);
+  }
+  if (!result.unschedulable.empty()) {
     const auto& first = result.unschedulable.front();
-    fmt::print(stderr, "note: {} jobs can never fit this cluster, e.g. job {} (line {}): {}\n",
-               result.unschedulable.size(), trace.jobs[first.job.value()].trace_id,
-               trace.jobs[first.job.value()].source_line, first.reason);
+    log.warn("{} jobs can never fit this cluster, e.g. job {} (line {}): {}", result.unschedulable.size(),
+             trace.jobs[first.job.value()].trace_id, trace.jobs[first.job.value()].source_line, first.reason);
   }
   return 0;
 }
@@ -105,8 +119,8 @@ void add_run(CLI::App& app, Context& context) {
                   "Seed of every random stream, a whole number in [0, 2^64) (overrides the scenario's)");
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows,
                 "Skip malformed trace rows, counting and reporting them, instead of stopping at the first");
-  cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
-  cmd->callback([args, &context] { context.exit_code = run(*args, context.catalog); });
+  add_log_options(*cmd, context.log, &args->quiet);
+  cmd->callback([args, &context] { context.exit_code = run(*args, context.catalog, context.log); });
 }
 
 }  // namespace acmesim::app

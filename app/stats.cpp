@@ -29,17 +29,24 @@ struct StatsArgs {
   bool skip_bad_rows = false;
 };
 
-int run_stats(const StatsArgs& args) {
+int run_stats(const StatsArgs& args, spdlog::logger& log) {
   std::optional<ReferenceRow> reference;
   if (!args.compare.empty()) {
     reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"),
                                trace_stat_keys());
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  ProgressLine reading{log, "reading"};
+  reading.update(args.trace);
   const Trace trace = read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows});
-  const auto t1 = std::chrono::steady_clock::now();
+  reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
+                           args.trace, reading.seconds()));
+  if (trace.rows_skipped > 0) {
+    log.warn("skipped {} bad rows of {}, first: {}", trace.rows_skipped, args.trace, trace.skipped_messages.front());
+  }
+  ProgressLine computing{log, "computing"};
+  computing.update("the paper's characterization");
   const TraceStats stats = compute_trace_stats(trace);
-  const auto t2 = std::chrono::steady_clock::now();
+  computing.done(fmt::format("computed the statistics in {:.2f}s", computing.seconds()));
   const StatsFormat format = args.format == "csv"    ? StatsFormat::Csv
                              : args.format == "json" ? StatsFormat::Json
                                                      : StatsFormat::Table;
@@ -51,11 +58,6 @@ int run_stats(const StatsArgs& args) {
     add_failures_from_csv(args.trace, failures);
     fmt::print("\nFailures (Table 3 view, Hu et al. NSDI'24)\n{}", format_failure_breakdown(failures));
   }
-  // Timings go to stderr: the output itself is reproducible.
-  fmt::print(stderr, "stats: read {} jobs ({} schema) in {:.2f}s, computed in {:.2f}s{}\n", trace.jobs.size(),
-             name(trace.schema), std::chrono::duration<double>(t1 - t0).count(),
-             std::chrono::duration<double>(t2 - t1).count(),
-             trace.rows_skipped ? fmt::format("; skipped {} bad rows", trace.rows_skipped) : std::string());
   return 0;
 }
 
@@ -75,7 +77,8 @@ void add_stats(CLI::App& app, Context& context) {
                   "Put a reference beside each metric with its difference, relative error and target: seren or kalos "
                   "(the paper's numbers, configs/reference/*.yaml) or a reference YAML file of your own");
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows, "Skip malformed trace rows instead of stopping at the first");
-  cmd->callback([args, &context] { context.exit_code = run_stats(*args); });
+  add_log_options(*cmd, context.log);
+  cmd->callback([args, &context] { context.exit_code = run_stats(*args, context.log); });
 }
 
 }  // namespace acmesim::app

@@ -27,31 +27,29 @@ struct SynthArgs {
   double load = 1.0;
   std::uint64_t seed = 1;
   std::string out;
-  bool quiet = false;
 };
 
-int run_synth(const SynthArgs& args, const Catalog& catalog) {
+int run_synth(const SynthArgs& args, const Catalog& catalog, spdlog::logger& log) {
   const WorkloadProfile profile =
       load_profile(resolve_profile(args.profile, std::string(ACMESIM_CONFIG_DIR) + "/profiles"));
   catalog.schedulers.make(PolicyArgs::named("scheduler", profile.scheduler));  // unknown names fail early
   catalog.placements.make(PolicyArgs::named("placement", profile.placement));
-  const auto t0 = std::chrono::steady_clock::now();
+  ProgressLine generating{log, "generating"};
+  generating.update(fmt::format("{} profile", profile.name));
   Trace trace = generate_submissions(profile, SynthOptions{args.days, args.jobs, args.load, args.seed});
-  const auto t1 = std::chrono::steady_clock::now();
-  const ScheduleReport report = schedule_submissions(trace, profile, catalog, args.seed);
-  const auto t2 = std::chrono::steady_clock::now();
+  generating.done(fmt::format("generated {} submissions ({} profile, {} schema, seed {}) in {:.2f}s", trace.jobs.size(),
+                              profile.name, name(profile.schema), args.seed, generating.seconds()));
+  ProgressLine scheduling{log, "scheduling"};
+  scheduling.update(fmt::format("{} + {} on {} x {} GPUs", profile.scheduler, profile.placement,
+                                profile.cluster.gpu_nodes, profile.cluster.gpus_per_node));
+  schedule_submissions(trace, profile, catalog, args.seed);
+  scheduling.done(fmt::format("scheduled them ({} + {} on {} x {} GPUs) in {:.2f}s", profile.scheduler,
+                              profile.placement, profile.cluster.gpu_nodes, profile.cluster.gpus_per_node,
+                              scheduling.seconds()));
+  ProgressLine writing{log, "writing"};
+  writing.update(args.out);
   write_acme_trace(args.out, trace, profile);
-  const auto t3 = std::chrono::steady_clock::now();
-  if (!args.quiet) {
-    const auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    fmt::print(stderr,
-               "synth: {} jobs ({} profile, {} schema, seed {}) | generate {:.2f}s, schedule ({} + {} on {} x {} "
-               "GPUs) {:.2f}s, write {:.2f}s | wrote {}\n",
-               trace.jobs.size(), profile.name, name(profile.schema), args.seed, secs(t0, t1), profile.scheduler,
-               profile.placement, profile.cluster.gpu_nodes, profile.cluster.gpus_per_node, secs(t1, t2), secs(t2, t3),
-               args.out);
-  }
-  (void)report;
+  writing.done(fmt::format("wrote {} in {:.2f}s", args.out, writing.seconds()));
   return 0;
 }
 
@@ -77,8 +75,8 @@ void add_synth(CLI::App& app, Context& context) {
   cmd->add_option("--seed", args->seed, "Seed of every random stream (default 1)")
       ->check(whole_in_range(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("-o,--out", args->out, "Output trace (.csv, or .csv.gz for gzip)")->required();
-  cmd->add_flag("-q,--quiet", args->quiet, "Print nothing but errors");
-  cmd->callback([args, &context] { context.exit_code = run_synth(*args, context.catalog); });
+  add_log_options(*cmd, context.log);
+  cmd->callback([args, &context] { context.exit_code = run_synth(*args, context.catalog, context.log); });
 }
 
 }  // namespace acmesim::app

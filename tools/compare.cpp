@@ -123,7 +123,7 @@ std::string compare_pretty(const std::vector<CompareOutcome>& outcomes) {
   return out;
 }
 
-int run_compare(const CompareArgs& args, const Catalog& catalog) {
+int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger& log) {
   const Scenario scenario = load_scenario(args.scenario, args.sets, std::filesystem::current_path().string());
   std::vector<std::string> schedulers = args.schedulers;
   std::vector<std::string> placements = args.placements;
@@ -139,9 +139,7 @@ int run_compare(const CompareArgs& args, const Catalog& catalog) {
     catalog.placements.make(args_for(scenario.placement, "placement", v.placement, scenario.seed));
   }
   const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
-  if (!args.quiet) {
-    fmt::print(stderr, "read {} jobs from {}; running {} variants\n", trace.jobs.size(), trace.path, variants.size());
-  }
+  log.info("read {} jobs from {}; running {} variants", trace.jobs.size(), trace.path, variants.size());
   const auto outcomes = run_variants(scenario, trace, catalog, variants, args.threads);
   const std::string out = args.out.empty() ? fmt::format("out/{}-compare", scenario.name) : args.out;
   std::error_code ec;
@@ -153,14 +151,11 @@ int run_compare(const CompareArgs& args, const Catalog& catalog) {
     f.write(text);
     f.close();
   }
-  if (!args.quiet) {
-    fmt::print("{}", pretty);
-    for (const CompareOutcome& o : outcomes) {
-      fmt::print(stderr, "  {} + {}: {} events in {:.2f}s\n", o.variant.scheduler, o.variant.placement, o.events,
-                 o.wall_seconds);
-    }
-    fmt::print("wrote {}/compare.csv, compare.txt\n", out);
+  if (!args.quiet) fmt::print("{}", pretty);
+  for (const CompareOutcome& o : outcomes) {
+    log.info("  {} + {}: {} events in {:.2f}s", o.variant.scheduler, o.variant.placement, o.events, o.wall_seconds);
   }
+  log.info("wrote {}/compare.csv, compare.txt", out);
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 /// `acmesim compare`: one trace, several scheduler x placement variants, one table.
+#include <spdlog/logger.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +52,7 @@ struct CompareArgs {
 
 /// The subcommand: reads the scenario and trace once, runs, prints, writes DIR/compare.csv and
 /// DIR/compare.txt. Returns the exit code.
-int run_compare(const CompareArgs& args, const Catalog& catalog);
+/// `quiet` silences the table on stdout; progress and timings go to `log`.
+int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger& log);
 
 }  // namespace acmesim

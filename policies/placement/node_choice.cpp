@@ -1,7 +1,6 @@
 #include "policies/placement/node_choice.hpp"
 
 #include <algorithm>
-#include <ranges>
 #include <vector>
 
 namespace acmesim::policies {
@@ -19,10 +18,13 @@ Allocation build_allocation(const Cluster& cluster, const Demand& d, const std::
 
 namespace {
 
-template <class Range>
-void take_from(const Cluster& cluster, const Range& range, const Demand& d, int gpus, int cpus,
+/// An iterator pair rather than a std::ranges::subrange: clang 14 (the fuzzing build) cannot
+/// instantiate libstdc++ 12's subrange of set iterators.
+template <class Iterator>
+void take_from(const Cluster& cluster, Iterator first, Iterator last, const Demand& d, int gpus, int cpus,
                std::vector<NodeId>& chosen) {
-  for (const auto& entry : range) {
+  for (; first != last; ++first) {
+    const auto& entry = *first;
     if (static_cast<int>(chosen.size()) == d.nodes) return;
     const NodeId id = entry.second;
     if (cluster.has_room(id, gpus, cpus, d.mem_gib_per_node)) chosen.push_back(id);
@@ -38,9 +40,9 @@ std::optional<Allocation> place_cpu_only(const Cluster& cluster, const Demand& d
     const Cluster::CpuIndex& index = cluster.by_idle_cpus(kind);
     if (order == NodeOrder::FullestFirst) {
       const auto first = index.lower_bound({cpus, NodeId{0}});
-      take_from(cluster, std::ranges::subrange(first, index.end()), d, 0, cpus, chosen);
+      take_from(cluster, first, index.end(), d, 0, cpus, chosen);
     } else {
-      take_from(cluster, std::ranges::subrange(index.rbegin(), index.rend()), d, 0, cpus, chosen);
+      take_from(cluster, index.rbegin(), index.rend(), d, 0, cpus, chosen);
     }
     if (static_cast<int>(chosen.size()) == d.nodes) return build_allocation(cluster, d, chosen);
   }

@@ -37,6 +37,20 @@ std::int64_t GroupStats::gpu_ms() const {
   return std::accumulate(gpu_ms_by_state.begin(), gpu_ms_by_state.end(), std::int64_t{0});
 }
 
+double offered_gpu_load(const std::vector<JobSpec>& jobs, int total_gpus) {
+  if (jobs.empty() || total_gpus <= 0) return 0.0;
+  SimTime first = jobs.front().submitted;
+  SimTime last = first;
+  double asked_gpu_ms = 0.0;
+  for (const JobSpec& job : jobs) {
+    first = std::min(first, job.submitted);
+    last = std::max(last, job.submitted);
+    asked_gpu_ms += static_cast<double>(job.demand.gpus) * static_cast<double>(job.runtime.count());
+  }
+  const auto span_ms = static_cast<double>((last - first).count());
+  return span_ms > 0 ? asked_gpu_ms / (span_ms * total_gpus) : 0.0;
+}
+
 RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus) {
   RunSummary summary;
   constexpr std::array<int, kSizeBucketCount> kBucketMax{8, 64, 256, 1024, 4096, 0};

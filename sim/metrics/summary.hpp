@@ -85,4 +85,9 @@ struct RunSummary {
 
 RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, int total_gpus);
 
+/// The GPU time the jobs ask for (GPUs x recorded runtime) over the GPU time of `total_gpus`
+/// across the span of submissions: above 1, no scheduler can keep the queue from growing until
+/// submissions stop. 0 for fewer than two distinct submission times. O(jobs).
+double offered_gpu_load(const std::vector<JobSpec>& jobs, int total_gpus);
+
 }  // namespace acmesim

@@ -41,3 +41,29 @@ TEST_CASE("A mistyped option or policy name is reported as such, with the name i
   CHECK(code2 == 2);
   CHECK(slurp(dir2 / "stderr.txt").find("found 'slrum' (did you mean 'slurm'?)") != std::string::npos);
 }
+
+TEST_CASE("Log levels: -q keeps only errors, --log-level warning keeps warnings, -v adds debug detail", "[cli]") {
+  // A trace that asks for more than the cluster has: a warning at the default level.
+  const std::string scenario = fmt::format("'{}/configs/default.yaml' --set cluster.nodes=40", kSource);
+  const auto [dir, code] = run_command("log-default", "run " + scenario + " -o out");
+  REQUIRE(code == 0);
+  const std::string normal = slurp(dir / "stderr.txt");
+  CHECK(normal.find("read 168188 jobs") != std::string::npos);
+  CHECK(normal.find("warning: the trace asks for") != std::string::npos);
+  CHECK(normal.find("debug:") == std::string::npos);
+  const auto [quiet_dir, quiet_code] = run_command("log-quiet", "run " + scenario + " -q -o out");
+  CHECK(quiet_code == 0);
+  CHECK(slurp(quiet_dir / "stderr.txt").empty());
+  CHECK(slurp(quiet_dir / "stdout.txt").empty());
+  const auto [warn_dir, warn_code] = run_command("log-warn", "run " + scenario + " --log-level warning -o out");
+  CHECK(warn_code == 0);
+  const std::string warnings = slurp(warn_dir / "stderr.txt");
+  CHECK(warnings.find("warning: the trace asks for") != std::string::npos);
+  CHECK(warnings.find("read 168188 jobs") == std::string::npos);
+  const auto [debug_dir, debug_code] = run_command("log-debug", "run " + scenario + " -v -o out");
+  CHECK(debug_code == 0);
+  CHECK(slurp(debug_dir / "stderr.txt").find("debug: scenario ") != std::string::npos);
+  const auto [bad_dir, bad_code] = run_command("log-bad-level", "run --log-level loud");
+  CHECK(bad_code == 2);
+  CHECK(slurp(bad_dir / "stderr.txt").find("--log-level") != std::string::npos);
+}
