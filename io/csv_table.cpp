@@ -28,10 +28,10 @@ class CsvTableReader final : public TableReader {
  public:
   Table read(const std::string& written, const std::string& origin,
              const std::vector<std::string>& columns) const override {
-    // Relative to the scenario's folder; a block that came from no file (--set, the command
-    // line) resolves against the working directory.
+    // Relative to the folder of the file that names it; a path from the command line (origin
+    // empty) resolves against the working directory.
     namespace fs = std::filesystem;
-    const bool from_file = fs::path(origin).has_extension();
+    const bool from_file = !origin.empty();
     const fs::path file(written);
     const std::string path =
         (file.is_absolute() || !from_file ? file : fs::path(origin).parent_path() / file).lexically_normal().string();

@@ -381,7 +381,9 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
   write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   OutputFile json{(base / "summary.json").string()};
-  json.write(summary_json(scenario, trace, result, summary).dump(2) + "\n");
+  // Invalid UTF-8 (a trace path, a job id or a skipped row in another encoding) becomes U+FFFD
+  // in summary.json, never an abort halfway through the outputs.
+  json.write(summary_json(scenario, trace, result, summary).dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
   json.close();
 }
 

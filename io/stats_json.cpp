@@ -23,7 +23,8 @@ std::string format_stats_json(const StatsJson& stats) {
     metrics[m.key] = e;
   }
   j["metrics"] = metrics;
-  return j.dump(2) + "\n";
+  // Invalid UTF-8 (a trace path or a value in another encoding) becomes U+FFFD, never an abort.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace acmesim

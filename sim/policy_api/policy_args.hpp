@@ -87,9 +87,9 @@ struct Table {
 class TableReader {
  public:
   virtual ~TableReader() = default;
-  /// `path` as written in the policy block whose file is `origin`: the reader resolves a
-  /// relative path against that file's folder (or the working directory when `origin` is not a
-  /// file, e.g. "--set KEY").
+  /// `path` as written in the file `origin`: the reader resolves a relative path against that
+  /// file's folder, or against the working directory when `origin` is empty (a path given on the
+  /// command line, with --set).
   virtual Table read(const std::string& path, const std::string& origin,
                      const std::vector<std::string>& columns) const = 0;
 };

@@ -229,6 +229,11 @@ std::vector<BadInput> trace_cases() {
        2,
        "t.csv:2: more cells than the header has columns"},
       {"unterminated quote", {{"t.csv", trace({row(1, "\"u1")})}}, kRunTrace, 2, "t.csv:2: "},
+      {"non-UTF-8 bytes in the trace path, a user and a skipped row (summary.json gets U+FFFD)",
+       {{"t\xFF.csv", trace({row(1, "u\xFE"), row(3, "x\xFD")})}},
+       "run s.yaml --set trace=t\xFF.csv --skip-bad-rows -q -o out",
+       0,
+       ""},
       {"bad row skipped with --skip-bad-rows",
        {{"t.csv", trace({row(), row(3, "x")})}},
        "run s.yaml --skip-bad-rows -o out",
@@ -408,9 +413,23 @@ std::string docs_row(const BadInput& c, const Outcome& outcome) {
   while (!said.empty() && said.back() == ' ') said.pop_back();
   const std::size_t nines = said.find(std::string(80, '9'));
   if (nines != std::string::npos) said.replace(nines, 80, "999...9 (80 digits)");
-  std::string shown;
-  for (const char ch : said) shown += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return fmt::format("| {} | `{}` | {} | {} |\n", c.name, c.args, outcome.exit_code,
+  // Markdown-safe and ASCII: '|' escaped, bytes beyond ASCII (the non-UTF-8 cases) as \xNN.
+  const auto markdown = [](std::string_view text) {
+    std::string shown;
+    for (const char ch : text) {
+      const auto byte = static_cast<unsigned char>(ch);
+      if (ch == '|') {
+        shown += "\\|";
+      } else if (byte >= 0x80) {
+        shown += fmt::format("\\x{:02X}", byte);
+      } else {
+        shown.push_back(ch);
+      }
+    }
+    return shown;
+  };
+  const std::string shown = markdown(said);
+  return fmt::format("| {} | `{}` | {} | {} |\n", c.name, markdown(c.args), outcome.exit_code,
                      shown.empty() ? "(nothing)" : "`" + shown + "`");
 }
 

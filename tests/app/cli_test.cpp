@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -66,4 +67,30 @@ TEST_CASE("Log levels: -q keeps only errors, --log-level warning keeps warnings,
   const auto [bad_dir, bad_code] = run_command("log-bad-level", "run --log-level loud");
   CHECK(bad_code == 2);
   CHECK(slurp(bad_dir / "stderr.txt").find("--log-level") != std::string::npos);
+}
+
+TEST_CASE("Every path given with --set is relative to the working directory, every path in a file to that file",
+          "[cli]") {
+  const auto dir = acmesim::testing::scratch_dir() / "cli-relative";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "sub");
+  std::ofstream(dir / "t.csv") << "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,"
+                                  "duration,queue,gpu_time\n1,u,1,8,16,SFT,COMPLETED,2023-07-01 00:00:00+08:00,"
+                                  "2023-07-01 00:00:00+08:00,2023-07-01 01:00:00+08:00,3600,0,28800\n";
+  std::ofstream(dir / "events.csv") << "time_s,node,event,reason\n600,0,fail,NVLinkError\n";
+  std::ofstream(dir / "sub" / "s.yaml") << "trace: ../t.csv\ncluster: {nodes: 4}\n";
+  std::ofstream(dir / "sub" / "f.yaml")
+      << "trace: ../t.csv\ncluster: {nodes: 4}\nfailures: {name: replay, file: ../events.csv}\n";
+  const auto run_in = [&](const std::string& args) {
+    const std::string command =
+        fmt::format("cd '{}' && '{}' {} -q -o out 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  CHECK(run_in("run sub/s.yaml --set failures.name=replay --set failures.file=events.csv") == 0);
+  CHECK(run_in("run sub/s.yaml --set 'failures={name: replay, file: events.csv}'") == 0);
+  CHECK(run_in("run sub/s.yaml --set trace=t.csv") == 0);
+  CHECK(run_in("run sub/f.yaml") == 0);
+  CHECK(run_in("run sub/s.yaml --set failures.name=replay --set failures.file=../events.csv") == 2);
+  CHECK(slurp(dir / "stderr.txt").find("../events.csv: cannot open the file") != std::string::npos);
 }
