@@ -18,10 +18,16 @@ namespace {
 using Reader = io::CSVReader<4, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>,
                              io::throw_on_overflow, io::empty_line_comment>;
 
+/// The most GPU-seconds one failure or one job holds: 10^13 (~317,000 GPU-years, 130 times a
+/// 16,384-GPU job over 54 days). In milliseconds, thousands of such rows still sum inside an int64.
+constexpr double kMaxGpuSeconds = 1e13;
+
 bool parse_seconds_ms(std::string_view text, std::int64_t& ms) {
   double v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || p != text.data() + text.size() || !std::isfinite(v) || v < 0) return false;
+  if (ec != std::errc{} || p != text.data() + text.size() || !std::isfinite(v) || v < 0 || v > kMaxGpuSeconds) {
+    return false;
+  }
   ms = std::llround(v * 1000.0);
   return true;
 }
@@ -36,7 +42,8 @@ void add_failure_log(std::string_view cell, const std::string& place, int gpus, 
         colon == std::string_view::npos ? std::nullopt : parse_failure_reason(std::string(item.substr(0, colon)));
     std::int64_t ms = 0;
     if (!reason || !parse_seconds_ms(item.substr(colon + 1), ms)) {
-      throw input_error(place, "column 'failure_log'", "Reason:gpu_seconds items joined by ';'", item);
+      throw input_error(place, "column 'failure_log'",
+                        "Reason:gpu_seconds items joined by ';' (GPU-seconds in [0, 1e13])", item);
     }
     into.add(*reason, ms, gpus);
     cell = end == std::string_view::npos ? std::string_view{} : cell.substr(end + 1);
@@ -92,7 +99,8 @@ void read_failures(Reader& reader, const std::string& path, FailureBreakdown& in
     const std::string_view s = state;
     if (s != "FAILED" && s != "TIMEOUT" && s != "NODE_FAIL") continue;
     std::int64_t ms = 0;
-    if (!parse_seconds_ms(gpu_time, ms)) throw input_error(at, "column 'gpu_time'", "GPU-seconds", gpu_time);
+    if (!parse_seconds_ms(gpu_time, ms))
+      throw input_error(at, "column 'gpu_time'", "GPU-seconds in [0, 1e13]", gpu_time);
     into.add(FailureReason::Unknown, ms, gpus);
   }
 }

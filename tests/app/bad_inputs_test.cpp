@@ -378,6 +378,12 @@ std::vector<BadInput> command_line_cases() {
        "--model-gb: expected a number in [0.001, 100000], found '1e7'"},
       {"eval-cluster -o naming a file", {{"out", "a file"}}, "eval-cluster -o out", 2, "error: out: Not a directory"},
       {"stats of a missing file", {}, "stats none.csv", 2, "none.csv"},
+      {"failures with an absurd GPU time",
+       {{"f.csv", "job_id,gpu_num,failure_log\n1,8,NVLinkError:1e300\n"}},
+       "failures f.csv",
+       2,
+       "f.csv:2: column 'failure_log': expected Reason:gpu_seconds items joined by ';' (GPU-seconds in [0, 1e13]), "
+       "found 'NVLinkError:1e300'"},
       {"failures of a damaged trace",
        {{"t.csv", trace({row(3, "x")})}},
        "failures t.csv",

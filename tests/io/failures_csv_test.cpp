@@ -63,10 +63,11 @@ TEST_CASE("a malformed failures file names file, line, column, expected and foun
   const std::string bad_log = write_file("acmesim_failures_bad.csv", "job_id,failure_log\n1,Unknown:1\n2,Nope:3\n");
   CHECK_THROWS_MATCHES(add_failures_from_csv(bad_log, b), InputError,
                        Catch::Message(bad_log + ":3: column 'failure_log': expected Reason:gpu_seconds items joined "
-                                                "by ';', found 'Nope:3'"));
+                                                "by ';' (GPU-seconds in [0, 1e13]), found 'Nope:3'"));
   const std::string bad_gpu = write_file("acmesim_failures_bad_gpu.csv", "state,gpu_time\nFAILED,-1\n");
-  CHECK_THROWS_MATCHES(add_failures_from_csv(bad_gpu, b), InputError,
-                       Catch::Message(bad_gpu + ":2: column 'gpu_time': expected GPU-seconds, found '-1'"));
+  CHECK_THROWS_MATCHES(
+      add_failures_from_csv(bad_gpu, b), InputError,
+      Catch::Message(bad_gpu + ":2: column 'gpu_time': expected GPU-seconds in [0, 1e13], found '-1'"));
   const std::string no_columns = write_file("acmesim_failures_header.csv", "job_id,state\n1,FAILED\n");
   CHECK_THROWS_WITH(add_failures_from_csv(no_columns, b),
                     Catch::StartsWith(no_columns + ":1: header: expected") && Catch::EndsWith("found 'only state'"));
