@@ -76,7 +76,8 @@ ProgressLine::ProgressLine(spdlog::logger& log, std::string phase)
       phase_{std::move(phase)},
       terminal_{::isatty(STDERR_FILENO) == 1},
       start_{std::chrono::steady_clock::now()},
-      last_{start_} {}
+      // On a terminal the first update shows at once; in a log, only phases longer than 5 s get lines.
+      last_{terminal_ ? start_ - std::chrono::hours{1} : start_} {}
 
 ProgressLine::~ProgressLine() { clear_line(); }
 

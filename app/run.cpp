@@ -45,8 +45,10 @@ int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
             scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node, scenario.scheduler.name(),
             scenario.placement.name());
   reading.update(scenario.trace_path);
-  const Trace trace =
-      read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows || args.skip_bad_rows});
+  TraceReadOptions read_options{scenario.skip_bad_rows || args.skip_bad_rows, [&](std::uint64_t rows) {
+                                  reading.update(fmt::format("{} rows of {}", rows, scenario.trace_path));
+                                }};
+  const Trace trace = read_acme_trace(scenario.trace_path, read_options);
   reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
                            trace.path, reading.seconds()));
   if (trace.rows_skipped > 0) {
@@ -75,7 +77,11 @@ int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
   const std::string out = args.out.empty() ? fmt::format("out/{}", scenario.name) : args.out;
   ProgressLine writing{log, "writing"};
   writing.update(out);
-  write_outputs(out, scenario, trace, result, summary);
+  write_outputs(out, scenario, trace, result, summary, [&](std::size_t rows) {
+    writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
+                               100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
+                               trace.jobs.size()));
+  });
   writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));
   if (!args.quiet) fmt::print("{}", summary_table(scenario, trace, result, summary));
   if (result.timeline_truncated) {

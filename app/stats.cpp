@@ -37,7 +37,10 @@ int run_stats(const StatsArgs& args, spdlog::logger& log) {
   }
   ProgressLine reading{log, "reading"};
   reading.update(args.trace);
-  const Trace trace = read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows});
+  const Trace trace =
+      read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows, [&](std::uint64_t rows) {
+                                                     reading.update(fmt::format("{} rows of {}", rows, args.trace));
+                                                   }});
   reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
                            args.trace, reading.seconds()));
   if (trace.rows_skipped > 0) {

@@ -143,6 +143,7 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       if (!more) break;
       line = reader.get_file_line();
       ++trace.rows_read;
+      if (options.on_rows && trace.rows_read % 65536 == 0) options.on_rows(trace.rows_read);
       const RowParser row{file, line, cells};
 
       RawJob job;

@@ -8,6 +8,7 @@
 /// is an InputError naming file, line, column, expected form and found text, unless
 /// `skip_bad_rows` is set, in which case it is counted and its message kept.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,8 @@ std::string_view name(TraceSchema schema);
 
 struct TraceReadOptions {
   bool skip_bad_rows = false;
+  /// Called with the rows read so far, every 65,536 rows (for progress on long reads).
+  std::function<void(std::uint64_t rows)> on_rows{};
 };
 
 struct Trace {

@@ -44,7 +44,8 @@ class File {
 
 }  // namespace
 
-void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns) {
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
+                    const std::function<void(std::size_t rows)>& on_rows) {
   const bool extras = columns == JobsCsvColumns::WithExtras;
   File file{path};
   fmt::memory_buffer out;
@@ -122,6 +123,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
     if (out.size() > (1U << 20)) {
       file.write(out);
       out.clear();
+      if (on_rows) on_rows(i + 1);
     }
   }
   file.write(out);
@@ -367,7 +369,7 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
 std::string acmesim_version() { return ACMESIM_VERSION; }
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary) {
+                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -378,7 +380,7 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   // without a summary.json, never one whose summary describes other files.
   fs::remove(base / "summary.json", ec);
   if (ec) throw InputError(fmt::format("{}: cannot remove the previous summary.json ({})", dir, ec.message()));
-  write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+  write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras, on_jobs_written);
   write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   OutputFile json{(base / "summary.json").string()};
   // Invalid UTF-8 (a trace path, a job id or a skipped row in another encoding) becomes U+FFFD

@@ -2,6 +2,7 @@
 /// The only writer of run outputs: DIR/jobs.csv, DIR/timeline.csv, DIR/summary.json, and the
 /// short table printed after a run. Outputs hold no wall-clock figures, so the same inputs and
 /// seed give byte-identical files.
+#include <functional>
 #include <string>
 
 #include "io/acme_trace.hpp"
@@ -20,11 +21,13 @@ enum class JobsCsvColumns {
 };
 
 /// One row per job in JobId order, the 13 AcmeTrace columns first, with the simulated values.
-void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns);
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
+                    const std::function<void(std::size_t rows)>& on_rows = {});
 
 /// Writes the three files into `dir` (created if missing).
+/// `on_jobs_written`, if set, is called with the jobs.csv rows written so far about every 1 MiB.
 void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary);
+                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written = {});
 
 /// The human summary: one row per job type plus totals.
 std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,
