@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "app/log.hpp"
+#include "io/acme_trace.hpp"
 #include "sim/policy_api/catalog.hpp"
 
 namespace acmesim::app {
@@ -24,31 +26,25 @@ struct Context {
   int exit_code = 0;             // set by a command that ends otherwise than with success
 };
 
-/// CLI11 checks worded as every acmesim input error is ("--days: expected a number in [0, 3650],
-/// found '1e9'"), for a number in [min, max] ...
-inline CLI::Validator in_range(double min, double max) {
+/// A CLI11 check that an option is a number of type T in [min, max], worded as every acmesim
+/// input error is ("--days: expected a number in [0, 3650], found '1e9'"). For an integer T the
+/// text must be digits only, so a negative count or seed never wraps around into an unsigned
+/// option, and one beyond the type's range is an error, not a clamp.
+template <class T>
+CLI::Validator in_range(T min, T max) {
   return CLI::Validator(
       [=](const std::string& text) -> std::string {
-        double value = 0;
+        T value{};
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (ec == std::errc{} && end == text.data() + text.size() && value >= min && value <= max) return {};
-        return fmt::format("expected a number in [{}, {}], found '{}'", min, max, text.substr(0, 80));
+        return fmt::format("expected {} in [{}, {}], found '{}'", std::is_integral_v<T> ? "a whole number" : "a number",
+                           min, max, text.substr(0, 80));
       },
       fmt::format("in [{}, {}]", min, max));
 }
 
-/// ... and for a whole number in [min, max]: digits only, so a negative count or seed never
-/// wraps around into an unsigned option, and one beyond 2^64 - 1 is an error, not a clamp.
-inline CLI::Validator whole_in_range(std::uint64_t min, std::uint64_t max) {
-  return CLI::Validator(
-      [=](const std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec == std::errc{} && end == text.data() + text.size() && value >= min && value <= max) return {};
-        return fmt::format("expected a whole number in [{}, {}], found '{}'", min, max, text.substr(0, 80));
-      },
-      fmt::format("in [{}, {}]", min, max));
-}
+/// Reads the trace at `path` with progress on `log`, a line when done and a warning for skipped rows.
+Trace read_trace(const std::string& path, bool skip_bad_rows, spdlog::logger& log);
 
 void add_run(CLI::App& app, Context& context);
 void add_compare(CLI::App& app, Context& context);

@@ -34,7 +34,7 @@ void add_compare(CLI::App& app, Context& context) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("-j,--threads", args->threads,
                   "Worker threads (default: one per hardware thread); results do not depend on it")
-      ->check(whole_in_range(1, 4096));
+      ->check(in_range<std::uint64_t>(1, 4096));
   add_log_options(*cmd, context.log, &args->quiet);
   cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog, context.log); });
 }

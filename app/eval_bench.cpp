@@ -21,8 +21,9 @@ void add_eval_bench(CLI::App& app, Context& context) {
       ->check(in_range(0.001, 100000.0));
   cmd->add_option("--nodes", args->nodes, "Node counts to run, e.g. --nodes 1 4 (default: 1 4)")
       ->expected(1, 64)
-      ->check(whole_in_range(1, 4096));
-  cmd->add_option("--gpus-per-node", args->gpus_per_node, "GPUs per node (default 8)")->check(whole_in_range(1, 64));
+      ->check(in_range<std::uint64_t>(1, 4096));
+  cmd->add_option("--gpus-per-node", args->gpus_per_node, "GPUs per node (default 8)")
+      ->check(in_range<std::uint64_t>(1, 64));
   cmd->add_option("--suite", args->suite, "Dataset suite YAML (default: configs/eval/opencompass63.yaml)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--policy", args->policies,
@@ -41,9 +42,9 @@ void add_eval_bench(CLI::App& app, Context& context) {
                   "(default 0.2; 0 = actuals equal the priors; at most 2, a factor of e^8 at 4 sigma)")
       ->check(in_range(0.0, 2.0));
   cmd->add_option("--runs", args->runs, "Runs per row, seeds seed..seed+runs-1; means are shown (default 10)")
-      ->check(whole_in_range(1, 100000));
+      ->check(in_range<std::uint64_t>(1, 100000));
   cmd->add_option("--seed", args->seed, "Seed of the first run (default 1)")
-      ->check(whole_in_range(0, std::numeric_limits<std::uint64_t>::max()));
+      ->check(in_range<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   add_log_options(*cmd, context.log);
   cmd->callback([args, &context] { context.exit_code = run_eval_bench(*args, context.catalog); });
 }

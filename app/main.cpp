@@ -114,8 +114,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; a wrong command line is bad input like any other, worded so.
     if (e.get_exit_code() == 0) return cli.exit(e);
+    const std::string command = chosen_command(cli);
     log->error("command line: {}\nRun 'acmesim {}--help' for the options.", e.what(),
-               chosen_command(cli).empty() ? std::string{} : chosen_command(cli) + " ");
+               command.empty() ? command : command + " ");
     return 2;
   } catch (const InputError& e) {
     log->error("{}", e.what());

@@ -40,20 +40,10 @@ int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
   catalog.recoveries.make(scenario.recovery);
 
   const int total_gpus = scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node;
-  ProgressLine reading{log, "reading"};
   log.debug("scenario {}: trace {}, {} x {} GPUs, scheduler {}, placement {}", scenario.source, scenario.trace_path,
             scenario.cluster.gpu_nodes, scenario.cluster.gpus_per_node, scenario.scheduler.name(),
             scenario.placement.name());
-  reading.update(scenario.trace_path);
-  TraceReadOptions read_options{scenario.skip_bad_rows || args.skip_bad_rows, [&](std::uint64_t rows) {
-                                  reading.update(fmt::format("{} rows of {}", rows, scenario.trace_path));
-                                }};
-  const Trace trace = read_acme_trace(scenario.trace_path, read_options);
-  reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
-                           trace.path, reading.seconds()));
-  if (trace.rows_skipped > 0) {
-    log.warn("skipped {} bad rows of {}, first: {}", trace.rows_skipped, trace.path, trace.skipped_messages.front());
-  }
+  const Trace trace = read_trace(scenario.trace_path, scenario.skip_bad_rows || args.skip_bad_rows, log);
   if (trace.jobs.empty()) log.warn("{} holds no jobs: the outputs will be empty", trace.path);
   const double load = offered_gpu_load(trace.jobs, total_gpus);
   if (load > 1.0) {

@@ -35,17 +35,7 @@ int run_stats(const StatsArgs& args, spdlog::logger& log) {
     reference = load_reference(resolve_reference(args.compare, std::string(ACMESIM_CONFIG_DIR) + "/reference"),
                                trace_stat_keys());
   }
-  ProgressLine reading{log, "reading"};
-  reading.update(args.trace);
-  const Trace trace =
-      read_acme_trace(args.trace, TraceReadOptions{args.skip_bad_rows, [&](std::uint64_t rows) {
-                                                     reading.update(fmt::format("{} rows of {}", rows, args.trace));
-                                                   }});
-  reading.done(fmt::format("read {} jobs ({} schema) from {} in {:.2f}s", trace.jobs.size(), name(trace.schema),
-                           args.trace, reading.seconds()));
-  if (trace.rows_skipped > 0) {
-    log.warn("skipped {} bad rows of {}, first: {}", trace.rows_skipped, args.trace, trace.skipped_messages.front());
-  }
+  const Trace trace = read_trace(args.trace, args.skip_bad_rows, log);
   ProgressLine computing{log, "computing"};
   computing.update("the paper's characterization");
   const TraceStats stats = compute_trace_stats(trace);

@@ -67,13 +67,13 @@ void add_synth(CLI::App& app, Context& context) {
       ->check(in_range(0.0, kMaxSynthDays));
   cmd->add_option("--jobs", args->jobs,
                   "Number of jobs, at most 100,000,000 (default: the profile's rate x days x load)")
-      ->check(whole_in_range(1, kMaxSynthJobs));
+      ->check(in_range<std::uint64_t>(1, kMaxSynthJobs));
   cmd->add_option("--load", args->load,
                   "Arrival-rate multiplier: with --days, X times the jobs; with --jobs, the same jobs in 1/X of the "
                   "time (default 1)")
       ->check(in_range(1e-6, 1e6));
   cmd->add_option("--seed", args->seed, "Seed of every random stream (default 1)")
-      ->check(whole_in_range(0, std::numeric_limits<std::uint64_t>::max()));
+      ->check(in_range<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("-o,--out", args->out, "Output trace (.csv, or .csv.gz for gzip)")->required();
   add_log_options(*cmd, context.log);
   cmd->callback([args, &context] { context.exit_code = run_synth(*args, context.catalog, context.log); });

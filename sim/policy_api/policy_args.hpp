@@ -123,9 +123,6 @@ class PolicyArgs {
   const std::string& name() const { return name_; }
   const std::string& where() const { return where_; }
   std::uint64_t seed() const { return seed_; }
-  /// The file the block came from ("--set key" or "<built-in>" when it did not come from a
-  /// file); relative paths resolve against its directory.
-  std::string where_file() const { return where_.substr(0, where_.find(':')); }
 
   // The getters: the value of `key`, or `fallback` if absent. A value of the wrong type or out of
   // `range` is an InputError naming the value's place.
@@ -148,8 +145,8 @@ class PolicyArgs {
   std::optional<std::vector<std::pair<FailureReason, double>>> number_per_reason(const std::string& key,
                                                                                  std::string_view fallback, Range range,
                                                                                  std::string_view help) const;
-  /// The CSV file named by the required parameter `key` (relative to where_file()'s folder), read
-  /// through the injected TableReader. Empty when describing().
+  /// The CSV file named by the required parameter `key` (relative to the folder of the file that names it, or to the
+  /// working directory when given with --set), read through the injected TableReader. Empty when describing().
   Table table(const std::string& key, const std::vector<std::string>& columns, std::string_view help) const;
 
   /// InputError for a value that passed its getter but breaks a rule between values (e.g.
