@@ -36,7 +36,7 @@ packages=(
   nlohmann-json3-dev             # summary.json
   libfmt-dev                     # formatting (g++ 12 has no <format>)
   catch2                         # tests (Catch2 v2 on Debian 12)
-  libfccp-dev                    # fast CSV reading of traces
+  zlib1g-dev                     # inflating gzip traces
   libcli11-dev                   # the command line
   libspdlog-dev                  # logging: levels, one logger for every command
   libbenchmark-dev               # micro-benchmarks (bench/)

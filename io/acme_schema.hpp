@@ -6,9 +6,9 @@
 ///     submit_time,start_time,end_time,duration,queue,gpu_time
 ///   Kalos (trace_kalos.csv, 17 columns): Seren's, with mem_per_pod_GB and shared_mem_per_pod
 ///     after cpu_num and fail_time and stop_time after end_time.
-#include <fmt/format.h>
 
 #include <array>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -98,7 +98,7 @@ inline std::string acme_header(TraceSchema schema) {
   return acme_column_list(schema, ',', [](const AcmeColumnInfo&) { return true; });
 }
 
-/// Appends one row of `schema` to `out` (a std::string or fmt::memory_buffer), no newline:
+/// Appends one row of `schema` to `out` (a std::string or a TextBuffer), no newline:
 /// `cell(column, out)` writes each column's text, in the schema's order, comma-separated.
 template <class Out, class Cell>
 void append_acme_row(Out& out, TraceSchema schema, Cell&& cell) {
@@ -135,7 +135,10 @@ void append_text_cell(Out& cell, std::string_view text) {
 /// writes nothing, for any other column.
 template <class Out>
 bool append_request_cell(Out& cell, AcmeColumn column, const JobSpec& job, const std::string& user) {
-  const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+  const auto put = [&](int value) {
+    char text[16];
+    cell.append(text, std::to_chars(text, text + sizeof text, value).ptr);
+  };
   switch (column) {
     case kJobId:
       append_text_cell(cell, job.trace_id);
@@ -155,9 +158,11 @@ bool append_request_cell(Out& cell, AcmeColumn column, const JobSpec& job, const
     case kMemPerPod:
       put(job.demand.mem_gib_per_node);
       return true;
-    case kType:
-      put(name(job.type));
+    case kType: {
+      const std::string_view type = name(job.type);
+      cell.append(type.data(), type.data() + type.size());
       return true;
+    }
     default:
       return false;
   }

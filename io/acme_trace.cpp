@@ -6,13 +6,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 
-#include "io/csv_file.hpp"
+#include "io/csv_reader.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -22,20 +20,32 @@ std::string_view name(TraceSchema schema) { return schema == TraceSchema::Kalos 
 
 namespace {
 
-using Reader = io::CSVReader<kAcmeColumnCount, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>>;
-
-/// One bad field: the message names the column, the expected form and what was found.
+/// One bad field or row: the message names the place, the column, the expected form and what was found.
 struct BadField {
   std::string message;
 };
 
+using Cells = std::array<std::string_view, kAcmeColumnCount>;
+
+/// Digits only, at most `max_digits` of them: the common form of counts and seconds, read
+/// without a floating-point parse.
+bool plain_digits(std::string_view t, std::size_t max_digits, std::int64_t& value) {
+  if (t.empty() || t.size() > max_digits) return false;
+  std::int64_t v = 0;
+  for (const char c : t) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  value = v;
+  return true;
+}
+
 class RowParser {
  public:
-  RowParser(const std::string& file, unsigned line, const std::array<const char*, kAcmeColumnCount>& cells)
-      : file_{file}, line_{line}, cells_{cells} {}
+  RowParser(const std::string& file, unsigned line, const Cells& cells, TimestampParser& times)
+      : file_{file}, line_{line}, cells_{cells}, times_{times} {}
 
-  std::string_view text(AcmeColumn c) const { return cells_[c] ? std::string_view{cells_[c]} : std::string_view{}; }
-  bool present(AcmeColumn c) const { return cells_[c] != nullptr; }
+  std::string_view text(AcmeColumn c) const { return cells_[c]; }
 
   [[noreturn]] void fail(AcmeColumn c, std::string_view expected) const {
     throw BadField{
@@ -49,6 +59,8 @@ class RowParser {
 
   int count(AcmeColumn c) const {
     const std::string_view t = text(c);
+    std::int64_t whole = 0;
+    if (plain_digits(t, 9, whole)) return static_cast<int>(whole);
     // Integral counts are sometimes written as floats ("8.0") by pandas; accept whole values.
     const auto value = number(t);
     if (!value || *value < 0 || *value != std::floor(*value) || *value > std::numeric_limits<int>::max()) {
@@ -61,6 +73,8 @@ class RowParser {
   std::optional<Duration> seconds_field(AcmeColumn c, bool allow_empty) const {
     const std::string_view t = text(c);
     if (t.empty() && allow_empty) return std::nullopt;
+    std::int64_t whole = 0;
+    if (plain_digits(t, 12, whole) && seconds(whole) <= kMaxSpan) return Duration{whole * 1000};
     const auto value = number(t);
     if (!value || *value < 0 || !std::isfinite(*value) || *value > to_seconds(kMaxSpan)) {
       fail(c, fmt::format("a number of seconds in [0, {:.0f}] (ten years)", to_seconds(kMaxSpan)));
@@ -72,14 +86,15 @@ class RowParser {
   std::optional<Timestamp> time(AcmeColumn c, bool allow_empty) const {
     const std::string_view t = text(c);
     if (t.empty() && allow_empty) return std::nullopt;
-    auto ts = parse_timestamp(t);
+    auto ts = times_.parse(t);
     if (!ts) fail(c, "a time like '2023-03-01 00:18:22+08:00'");
     return ts;
   }
 
   void optional_number(AcmeColumn c) const {
     const std::string_view t = text(c);
-    if (!t.empty() && !number(t)) fail(c, "a number or nothing");
+    std::int64_t whole = 0;
+    if (!t.empty() && !plain_digits(t, 18, whole) && !number(t)) fail(c, "a number or nothing");
   }
 
  private:
@@ -93,30 +108,49 @@ class RowParser {
 
   const std::string& file_;
   unsigned line_;
-  const std::array<const char*, kAcmeColumnCount>& cells_;
+  const Cells& cells_;
+  TimestampParser& times_;
 };
 
-struct RawJob {
-  JobSpec spec;
-  std::int64_t submit_unix;
-  std::optional<std::int64_t> start_unix;
+/// User names to ids in order of first appearance, looked up without building a string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& options) {
-  try {
-    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, kAcmeColumns[0].name, kAcmeColumns[1].name,
-                       kAcmeColumns[2].name, kAcmeColumns[3].name, kAcmeColumns[4].name, kAcmeColumns[5].name,
-                       kAcmeColumns[6].name, kAcmeColumns[7].name, kAcmeColumns[8].name, kAcmeColumns[9].name,
-                       kAcmeColumns[10].name, kAcmeColumns[11].name, kAcmeColumns[12].name, kAcmeColumns[13].name,
-                       kAcmeColumns[14].name, kAcmeColumns[15].name, kAcmeColumns[16].name);
-  } catch (const io::error::header_missing&) {
+/// The message of a row the CSV layer could not split as the header says.
+std::optional<std::string> row_shape_problem(const csv::CsvReader& reader, const csv::HeaderMap& header) {
+  const std::string at = fmt::format("{}:{}: ", reader.name(), reader.line());
+  switch (reader.problem()) {
+    case csv::CsvReader::LineProblem::UnclosedQuote:
+      return at + "a quoted cell is never closed (a '\"' opens it and none ends it on this line)";
+    case csv::CsvReader::LineProblem::NulByte:
+      return at + "a NUL byte (0x00) in the row; a trace is text";
+    case csv::CsvReader::LineProblem::None:
+      break;
+  }
+  if (reader.cells().size() < header.cells) return at + "fewer cells than the header has columns";
+  if (reader.cells().size() > header.cells) return at + "more cells than the header has columns";
+  return std::nullopt;
+}
+
+Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
+  const std::string& file = reader.name();
+  if (!reader.next_line()) {
     throw InputError(fmt::format("{}: the file is empty; expected an AcmeTrace header line", file));
-  } catch (const io::error::base& e) {
-    throw InputError(fmt::format("{}:1: cannot read the header: {}", file, e.what()));
+  }
+  if (reader.problem() == csv::CsvReader::LineProblem::UnclosedQuote) {
+    throw InputError(fmt::format("{}:1: cannot read the header: a quoted cell is never closed", file));
+  }
+  std::array<std::string_view, kAcmeColumnCount> names;
+  for (std::size_t c = 0; c < kAcmeColumnCount; ++c) names[c] = kAcmeColumns[c].name;
+  const csv::HeaderMap header = csv::map_header(reader.cells(), names);
+  if (!header.duplicated.empty()) {
+    throw InputError(fmt::format("{}:1: cannot read the header: column '{}' appears twice", file, header.duplicated));
   }
   std::vector<std::string> missing;
   for (const AcmeColumnInfo& info : kAcmeColumns) {
-    if (info.required && !reader.has_column(info.name)) missing.emplace_back(info.name);
+    if (info.required && !header.has(info.column)) missing.emplace_back(info.name);
   }
   if (!missing.empty()) {
     const std::string want =
@@ -124,33 +158,35 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
     throw InputError(fmt::format("{}:1: header lacks column(s) {}; an AcmeTrace header has {}", file,
                                  fmt::join(missing, ", "), want));
   }
+  const auto present = [&header](AcmeColumn c) { return header.has(c); };
 
   Trace trace;
   trace.path = file;
-  trace.schema = reader.has_column(kAcmeColumns[kMemPerPod].name) ? TraceSchema::Kalos : TraceSchema::Seren;
-  std::unordered_map<std::string, UserId> user_ids;  // interning only; ids follow first appearance
-  std::vector<RawJob> raw;
+  trace.schema = present(kMemPerPod) ? TraceSchema::Kalos : TraceSchema::Seren;
+  std::unordered_map<std::string, UserId, StringHash, std::equal_to<>> user_ids;
+  // Unix times beside the specs until the epoch is known (INT64_MIN: no start).
+  std::vector<std::int64_t> submit_unix;
+  std::vector<std::int64_t> start_unix;
   std::optional<int> offset;
+  TimestampParser times;
 
-  std::array<const char*, kAcmeColumnCount> cells{};
-  for (;;) {
-    cells.fill(nullptr);
-    unsigned line = 0;
+  Cells cells{};
+  while (reader.next_line()) {
+    const unsigned line = reader.line();
+    ++trace.rows_read;
+    if (options.on_rows && trace.rows_read % 65536 == 0) options.on_rows(trace.rows_read);
     try {
-      const bool more =
-          reader.read_row(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8],
-                          cells[9], cells[10], cells[11], cells[12], cells[13], cells[14], cells[15], cells[16]);
-      if (!more) break;
-      line = reader.get_file_line();
-      ++trace.rows_read;
-      if (options.on_rows && trace.rows_read % 65536 == 0) options.on_rows(trace.rows_read);
-      const RowParser row{file, line, cells};
+      if (auto problem = row_shape_problem(reader, header)) throw BadField{std::move(*problem)};
+      const auto row_cells = reader.cells();
+      for (std::size_t c = 0; c < kAcmeColumnCount; ++c) {
+        cells[c] = header.index[c] >= 0 ? row_cells[static_cast<std::size_t>(header.index[c])] : std::string_view{};
+      }
+      const RowParser row{file, line, cells, times};
 
-      RawJob job;
-      JobSpec& spec = job.spec;
+      JobSpec spec;
       spec.source_line = line;
       spec.trace_id = std::string(row.nonempty(kJobId));
-      const std::string user(row.nonempty(kUser));
+      const std::string_view user = row.nonempty(kUser);
       spec.demand.nodes = row.count(kNodeNum);
       spec.demand.gpus = row.count(kGpuNum);
       spec.demand.cpus = row.count(kCpuNum);
@@ -163,9 +199,8 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       if (spec.demand.gpus % spec.demand.nodes != 0) {
         row.fail(kGpuNum, fmt::format("a multiple of node_num ({})", spec.demand.nodes));
       }
-      if (row.present(kMemPerPod) && !row.text(kMemPerPod).empty())
-        spec.demand.mem_gib_per_node = row.count(kMemPerPod);
-      if (row.present(kSharedMem)) row.optional_number(kSharedMem);
+      if (present(kMemPerPod) && !row.text(kMemPerPod).empty()) spec.demand.mem_gib_per_node = row.count(kMemPerPod);
+      if (present(kSharedMem)) row.optional_number(kSharedMem);
       const auto type = parse_job_type(row.text(kType));
       if (!type) row.fail(kType, "one of Pretrain, Eval (or Evaluation), SFT, MLLM, Debug, Other");
       spec.type = *type;
@@ -175,63 +210,70 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
       const Timestamp submit = *row.time(kSubmit, false);
       const auto start = row.time(kStart, true);
       const auto end = row.time(kEnd, true);
-      if (row.present(kFailTime)) row.time(kFailTime, true);
-      if (row.present(kStopTime)) row.time(kStopTime, true);
+      if (present(kFailTime)) row.time(kFailTime, true);
+      if (present(kStopTime)) row.time(kStopTime, true);
       const auto duration = row.seconds_field(kDuration, !start.has_value());
-      if (row.present(kQueue)) row.optional_number(kQueue);
-      if (row.present(kGpuTime)) row.optional_number(kGpuTime);
+      if (present(kQueue)) row.optional_number(kQueue);
+      if (present(kGpuTime)) row.optional_number(kGpuTime);
       if (start && start->unix_seconds < submit.unix_seconds) row.fail(kStart, "a time not before submit_time");
       if (start && end && end->unix_seconds < start->unix_seconds) row.fail(kEnd, "a time not before start_time");
       // A job with no start never ran: whatever duration its row gives, it has no work to replay.
       spec.runtime = start ? duration.value_or(Duration{0}) : Duration{0};
-      job.submit_unix = submit.unix_seconds;
-      if (start) job.start_unix = start->unix_seconds;
 
-      auto [it, added] = user_ids.try_emplace(user, UserId{static_cast<std::uint32_t>(trace.users.size())});
-      if (added) trace.users.push_back(user);
+      auto it = user_ids.find(user);
+      if (it == user_ids.end()) {
+        it = user_ids.emplace(std::string(user), UserId{static_cast<std::uint32_t>(trace.users.size())}).first;
+        trace.users.emplace_back(user);
+      }
       spec.user = it->second;
       if (!offset) offset = submit.utc_offset_minutes;
-      raw.push_back(std::move(job));
+      submit_unix.push_back(submit.unix_seconds);
+      start_unix.push_back(start ? start->unix_seconds : std::numeric_limits<std::int64_t>::min());
+      trace.jobs.push_back(std::move(spec));
     } catch (const BadField& bad) {
       if (!options.skip_bad_rows) throw InputError(bad.message + " (--skip-bad-rows skips such rows)");
       ++trace.rows_skipped;
       if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(bad.message);
-    } catch (const io::error::base& e) {
-      // Rows with too few or too many cells, unterminated quotes.
-      const std::string message = fmt::format(
-          "{}:{}: {}", file, reader.get_file_line(),
-          dynamic_cast<const io::error::too_few_columns*>(&e) ? std::string("fewer cells than the header has columns")
-          : dynamic_cast<const io::error::too_many_columns*>(&e) ? std::string("more cells than the header has columns")
-          : dynamic_cast<const io::error::escaped_string_not_closed*>(&e)
-              ? std::string("a quoted cell is never closed (a '\"' opens it and none ends it on this line)")
-              : std::string(e.what()));
-      if (!options.skip_bad_rows) throw InputError(message + " (--skip-bad-rows skips such rows)");
-      ++trace.rows_read;
-      ++trace.rows_skipped;
-      if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(message);
     }
   }
 
-  // Submission order, file order for equal times: the documented order of same-instant arrivals.
-  std::stable_sort(raw.begin(), raw.end(),
-                   [](const RawJob& a, const RawJob& b) { return a.submit_unix < b.submit_unix; });
-  trace.epoch_unix_seconds = raw.empty() ? 0 : raw.front().submit_unix;
-  if (!raw.empty() && seconds(raw.back().submit_unix - raw.front().submit_unix) > kMaxSpan) {
+  // Submission order, file order for equal times: the documented order of same-instant
+  // arrivals. Traces are usually written in that order already; then nothing moves.
+  if (!std::is_sorted(submit_unix.begin(), submit_unix.end())) {
+    std::vector<std::uint32_t> order(submit_unix.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return submit_unix[a] < submit_unix[b]; });
+    std::vector<JobSpec> jobs;
+    jobs.reserve(order.size());
+    std::vector<std::int64_t> submits(order.size());
+    std::vector<std::int64_t> starts(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      jobs.push_back(std::move(trace.jobs[order[i]]));
+      submits[i] = submit_unix[order[i]];
+      starts[i] = start_unix[order[i]];
+    }
+    trace.jobs = std::move(jobs);
+    submit_unix = std::move(submits);
+    start_unix = std::move(starts);
+  }
+  trace.epoch_unix_seconds = submit_unix.empty() ? 0 : submit_unix.front();
+  if (!submit_unix.empty() && seconds(submit_unix.back() - submit_unix.front()) > kMaxSpan) {
     throw InputError(
         fmt::format("{}:{}: submit_time is {:.1f} years after the first submission (line {}); acmesim "
                     "simulates at most ten years",
-                    file, raw.back().spec.source_line,
-                    static_cast<double>(raw.back().submit_unix - raw.front().submit_unix) / (365.0 * 86400),
-                    raw.front().spec.source_line));
+                    file, trace.jobs.back().source_line,
+                    static_cast<double>(submit_unix.back() - submit_unix.front()) / (365.0 * 86400),
+                    trace.jobs.front().source_line));
   }
   trace.utc_offset_minutes = offset.value_or(0);
-  trace.jobs.reserve(raw.size());
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    JobSpec& spec = raw[i].spec;
+  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+    JobSpec& spec = trace.jobs[i];
     spec.id = JobId{static_cast<std::uint32_t>(i)};
-    spec.submitted = SimTime{seconds(raw[i].submit_unix - trace.epoch_unix_seconds)};
-    if (raw[i].start_unix) spec.recorded_start = SimTime{seconds(*raw[i].start_unix - trace.epoch_unix_seconds)};
-    trace.jobs.push_back(std::move(spec));
+    spec.submitted = SimTime{seconds(submit_unix[i] - trace.epoch_unix_seconds)};
+    if (start_unix[i] != std::numeric_limits<std::int64_t>::min()) {
+      spec.recorded_start = SimTime{seconds(start_unix[i] - trace.epoch_unix_seconds)};
+    }
   }
   return trace;
 }
@@ -239,12 +281,18 @@ Trace parse(Reader& reader, const std::string& file, const TraceReadOptions& opt
 }  // namespace
 
 Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) {
-  return csv::read_csv_file<Reader>(path, "trace file", [&](Reader& reader) { return parse(reader, path, options); });
+  csv::CsvReader reader{path, "trace file"};
+  try {
+    return parse(reader, options);
+  } catch (const InputError&) {
+    reader.check_rest_intact();
+    throw;
+  }
 }
 
 Trace parse_acme_trace(const std::string& name, std::string_view text, const TraceReadOptions& options) {
-  Reader reader(name, text.data(), text.data() + text.size());
-  return parse(reader, name, options);
+  csv::CsvReader reader{csv::CsvReader::InMemory{}, name, text};
+  return parse(reader, options);
 }
 
 }  // namespace acmesim

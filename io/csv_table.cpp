@@ -1,28 +1,16 @@
-// The TableReader of policies' CSV files (failures `replay`), with fccp as io/acme_trace.cpp.
+// The TableReader of policies' CSV files (failures `replay`), with the CSV reader of traces.
 #include <fmt/format.h>
 
-#include <array>
 #include <filesystem>
 #include <stdexcept>
-// fccp copies file names with strncpy into a fixed buffer; g++ 12 warns about that inside the
-// package's header, not about our code.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
 
+#include "io/csv_reader.hpp"
 #include "io/policy_yaml.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
 
 namespace {
-
-// fccp fixes the column count at compile time; policies ask for fewer, the rest are padded
-// with names no header has.
-constexpr std::size_t kMaxColumns = 8;
-using Reader = io::CSVReader<kMaxColumns, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>,
-                             io::throw_on_overflow, io::empty_line_comment>;
 
 class CsvTableReader final : public TableReader {
  public:
@@ -35,42 +23,31 @@ class CsvTableReader final : public TableReader {
     const fs::path file(written);
     const std::string path =
         (file.is_absolute() || !from_file ? file : fs::path(origin).parent_path() / file).lexically_normal().string();
-    if (columns.empty() || columns.size() > kMaxColumns) {
-      throw std::logic_error(fmt::format("CsvTableReader: 1..{} columns, asked for {}", kMaxColumns, columns.size()));
-    }
-    std::array<std::string, kMaxColumns> names;
-    for (std::size_t c = 0; c < kMaxColumns; ++c) names[c] = c < columns.size() ? columns[c] : fmt::format("\x1f{}", c);
+    if (columns.empty()) throw std::logic_error("CsvTableReader: asked for no column");
     Table table;
     table.path = path;
     table.columns = columns;
-    try {
-      Reader reader(path);
-      try {
-        reader.read_header(io::ignore_extra_column | io::ignore_missing_column, names[0], names[1], names[2], names[3],
-                           names[4], names[5], names[6], names[7]);
-      } catch (const io::error::header_missing&) {
-        throw input_error(place(path, 1, 1), "header", fmt::format("'{}'", fmt::join(columns, ",")), "an empty file");
+    csv::CsvReader reader{path, "file", csv::CsvReader::BlankLines::Skip};
+    if (!reader.next_line()) {
+      throw input_error(place(path, 1, 1), "header", fmt::format("'{}'", fmt::join(columns, ",")), "an empty file");
+    }
+    const std::vector<std::string_view> wanted(columns.begin(), columns.end());
+    const csv::HeaderMap header = csv::map_header(reader.cells(), wanted);
+    if (!header.duplicated.empty()) {
+      throw input_error(place(path, 1), "header", "each column once", fmt::format("'{}' twice", header.duplicated));
+    }
+    for (std::size_t c = 0; c < columns.size(); ++c) table.present.push_back(header.has(c));
+    while (reader.next_line()) {
+      const auto cells = reader.cells();
+      if (const std::string_view problem = csv::shape_problem(reader, header); !problem.empty()) {
+        throw input_error(place(path, reader.line()), "row", "one value per header column", problem);
       }
-      for (const std::string& c : columns) table.present.push_back(reader.has_column(c));
-      std::array<char*, kMaxColumns> cells{};
-      for (;;) {
-        cells.fill(nullptr);
-        try {
-          if (!reader.read_row(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7])) break;
-        } catch (const io::error::too_few_columns&) {
-          throw input_error(place(path, reader.get_file_line()), "row", "one value per header column", "fewer");
-        } catch (const io::error::too_many_columns&) {
-          throw input_error(place(path, reader.get_file_line()), "row", "one value per header column", "more");
-        }
-        Table::Row row;
-        row.line = reader.get_file_line();
-        for (std::size_t c = 0; c < columns.size(); ++c) row.cells.emplace_back(cells[c] ? cells[c] : "");
-        table.rows.push_back(std::move(row));
+      Table::Row row;
+      row.line = reader.line();
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        row.cells.emplace_back(header.has(c) ? cells[static_cast<std::size_t>(header.index[c])] : std::string_view{});
       }
-    } catch (const io::error::can_not_open_file&) {
-      throw InputError(fmt::format("{}: cannot open the file", path));
-    } catch (const io::error::base& e) {
-      throw InputError(fmt::format("{}: {}", path, e.what()));
+      table.rows.push_back(std::move(row));
     }
     return table;
   }

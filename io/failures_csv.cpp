@@ -2,21 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <string_view>
 #include <vector>
 
-#include "io/csv_file.hpp"
+#include "io/csv_reader.hpp"
 #include "sim/core/error.hpp"
 
 namespace acmesim {
 
 namespace {
-
-// Blank lines are skipped, as a hand-edited file may end with some.
-using Reader = io::CSVReader<4, io::trim_chars<' ', '\t', '\r'>, io::double_quote_escape<',', '"'>,
-                             io::throw_on_overflow, io::empty_line_comment>;
 
 /// The most GPU-seconds one failure or one job holds: 10^13 (~317,000 GPU-years, 130 times a
 /// 16,384-GPU job over 54 days). In milliseconds, thousands of such rows still sum inside an int64.
@@ -50,40 +47,38 @@ void add_failure_log(std::string_view cell, const std::string& place, int gpus, 
   }
 }
 
-void read_failures(Reader& reader, const std::string& path, FailureBreakdown& into) {
-  try {
-    reader.read_header(io::ignore_extra_column | io::ignore_missing_column, "failure_log", "state", "gpu_time",
-                       "gpu_num");
-  } catch (const io::error::header_missing&) {
-    throw input_error(place(path, 1), "header", "a CSV header line", "");
+void read_failures(csv::CsvReader& reader, FailureBreakdown& into) {
+  const std::string& path = reader.name();
+  if (!reader.next_line()) throw input_error(place(path, 1), "header", "a CSV header line", "");
+  constexpr std::array<std::string_view, 4> kWanted{"failure_log", "state", "gpu_time", "gpu_num"};
+  const csv::HeaderMap header = csv::map_header(reader.cells(), kWanted);
+  if (!header.duplicated.empty()) {
+    throw input_error(place(path, 1), "header", "each column once", fmt::format("'{}' twice", header.duplicated));
   }
-  const bool has_log = reader.has_column("failure_log");
-  if (!has_log && !(reader.has_column("state") && reader.has_column("gpu_time"))) {
+  const bool has_log = header.has(0);
+  if (!has_log && !(header.has(1) && header.has(2))) {
     throw input_error(place(path, 1), "header",
                       "a 'failure_log' column (acmesim jobs.csv) or 'state' and 'gpu_time' (an AcmeTrace file)",
-                      reader.has_column("state")      ? "only state"
-                      : reader.has_column("gpu_time") ? "only gpu_time"
-                                                      : "none of them");
+                      header.has(1)   ? "only state"
+                      : header.has(2) ? "only gpu_time"
+                                      : "none of them");
   }
-  const bool has_gpus = reader.has_column("gpu_num");  // without it, failures count without demand
-  const char* log = nullptr;
-  const char* state = nullptr;
-  const char* gpu_time = nullptr;
-  const char* gpu_num = nullptr;
-  for (;;) {
-    try {
-      if (!reader.read_row(log, state, gpu_time, gpu_num)) return;
-    } catch (const io::error::base& e) {
-      const bool fewer = dynamic_cast<const io::error::too_few_columns*>(&e) != nullptr;
-      const bool more = dynamic_cast<const io::error::too_many_columns*>(&e) != nullptr;
-      throw input_error(place(path, static_cast<long>(reader.get_file_line())), "row",
-                        "as many cells as the header has columns",
-                        fewer  ? "fewer"
-                        : more ? "more"
-                               : std::string_view{e.what()});
+  const bool has_gpus = header.has(3);  // without it, failures count without demand
+  while (reader.next_line()) {
+    const auto cells = reader.cells();
+    if (const std::string_view problem = csv::shape_problem(reader, header); !problem.empty()) {
+      throw input_error(place(path, static_cast<long>(reader.line())), "row", "as many cells as the header has columns",
+                        problem);
     }
+    const auto cell = [&](std::size_t wanted) {
+      return header.has(wanted) ? cells[static_cast<std::size_t>(header.index[wanted])] : std::string_view{};
+    };
+    const std::string_view log = cell(0);
+    const std::string_view state = cell(1);
+    const std::string_view gpu_time = cell(2);
+    const std::string_view gpu_num = cell(3);
     ++into.jobs_read;
-    const std::string at = place(path, static_cast<long>(reader.get_file_line()));
+    const std::string at = place(path, static_cast<long>(reader.line()));
     int gpus = 0;
     if (has_gpus) {
       const std::string_view g = gpu_num;
@@ -108,7 +103,14 @@ void read_failures(Reader& reader, const std::string& path, FailureBreakdown& in
 }  // namespace
 
 void add_failures_from_csv(const std::string& path, FailureBreakdown& into) {
-  csv::read_csv_file<Reader>(path, "file", [&](Reader& reader) { read_failures(reader, path, into); });
+  // Blank lines are skipped, as a hand-edited file may end with some.
+  csv::CsvReader reader{path, "file", csv::CsvReader::BlankLines::Skip};
+  try {
+    read_failures(reader, into);
+  } catch (const InputError&) {
+    reader.check_rest_intact();
+    throw;
+  }
 }
 
 }  // namespace acmesim

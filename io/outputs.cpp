@@ -9,6 +9,7 @@
 
 #include "io/acme_schema.hpp"
 #include "io/output_file.hpp"
+#include "io/text_buffer.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -22,25 +23,93 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// Seconds as AcmeTrace writes them: whole numbers without a fraction, else three decimals.
-void append_seconds(fmt::memory_buffer& out, std::int64_t ms) {
-  if (ms % 1000 == 0) {
-    fmt::format_to(std::back_inserter(out), "{}", ms / 1000);
-  } else {
-    fmt::format_to(std::back_inserter(out), "{:.3f}", static_cast<double>(ms) / 1000.0);
-  }
-}
-
 /// A CSV output: formatted into a buffer, written through OutputFile (checked, removed if incomplete).
 class File {
  public:
   explicit File(const std::filesystem::path& path) : file_{path.string()} {}
-  void write(const fmt::memory_buffer& buffer) { file_.write(buffer.data(), buffer.size()); }
+  void write(const TextBuffer& buffer) { file_.write(buffer.data(), buffer.size()); }
   void close() { file_.close(); }
 
  private:
   OutputFile file_;
 };
+
+constexpr std::string_view kExtrasHeader =
+    ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
+    "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups,wait,slowdown";
+
+/// One row of jobs.csv, no newline. A job that never ran keeps its recorded state and has no
+/// start, end, duration, queue or GPU time.
+void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, const JobStatus& s, bool extras,
+                    TimestampWriter& stamps) {
+  const bool ran = s.phase == JobPhase::Ended;
+  append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, TextBuffer& cell) {
+    if (append_request_cell(cell, column, spec, trace.user_name(spec.user))) return;
+    switch (column) {
+      case kState:
+        cell.append(name(ran ? s.state : spec.recorded_state));
+        break;
+      case kSubmit:
+        stamps.append(cell, spec.submitted.time_since_epoch().count());
+        break;
+      case kStart:
+        if (ran) stamps.append(cell, s.started->time_since_epoch().count());
+        break;
+      case kEnd:
+        if (ran) stamps.append(cell, s.ended->time_since_epoch().count());
+        break;
+      case kDuration:
+        if (ran) cell.append_seconds((*s.ended - *s.started).count());
+        break;
+      case kQueue:
+        if (ran) cell.append_seconds((*s.started - spec.submitted).count());
+        break;
+      case kGpuTime:
+        if (ran) cell.append_seconds(s.held_gpu_ms);
+        break;
+      default:
+        break;  // Kalos-only columns: not in jobs.csv
+    }
+  });
+  if (!extras) return;
+  if (!ran) {
+    out.append(s.phase == JobPhase::Unschedulable ? ",,unschedulable,0,0,0,0,0,,,0,0,0,,0,,"
+                                                  : ",,unstarted,0,0,0,0,0,,,0,0,0,,0,,");
+    return;
+  }
+  const auto next = [&out] { out.push_back(','); };
+  next();
+  out.append_seconds((*s.ended - spec.submitted).count());
+  out.append(",ran,");
+  out.append_integer(s.attempt);
+  next();
+  out.append_integer(s.preemptions);
+  next();
+  out.append_integer(s.failures);
+  next();
+  out.append_seconds(s.lost_gpu_ms);
+  next();
+  out.append_seconds(s.overhead_gpu_ms);
+  next();
+  if (s.end_reason != FailureReason::None) out.append(name(s.end_reason));
+  next();
+  out.append(failure_log_cell(s));
+  next();
+  out.append_seconds(s.checkpoint_gpu_ms);
+  next();
+  out.append_seconds(s.recovery_wait.count());
+  next();
+  out.append_integer(s.manual_interventions);
+  next();
+  const std::int64_t wall = (*s.ended - *s.started).count();
+  out.append_fixed(wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0, 4);
+  next();
+  out.append_integer(s.switch_groups);
+  next();
+  out.append_seconds(s.wait(spec.submitted).count());
+  next();
+  out.append_fixed(s.slowdown(spec.submitted, spec.runtime), 4);
+}
 
 }  // namespace
 
@@ -48,77 +117,13 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
                     const std::function<void(std::size_t rows)>& on_rows) {
   const bool extras = columns == JobsCsvColumns::WithExtras;
   File file{path};
-  fmt::memory_buffer out;
-  fmt::format_to(
-      std::back_inserter(out), "{}{}\n", acme_header(TraceSchema::Seren),
-      extras ? ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
-               "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups,wait,slowdown"
-             : "");
-  TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
-  std::string text;
-  const auto stamp = [&](SimTime t) -> const std::string& {
-    text.clear();
-    writer.append(text, t.time_since_epoch().count());
-    return text;
-  };
+  TextBuffer out;
+  out.append(acme_header(TraceSchema::Seren));
+  if (extras) out.append(kExtrasHeader);
+  out.push_back('\n');
+  TimestampWriter stamps{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
-    const JobSpec& spec = trace.jobs[i];
-    const JobStatus& s = result.jobs[i];
-    const bool ran = s.phase == JobPhase::Ended;
-    // A job that never ran keeps its recorded state and has no start, end, duration, queue or GPU time.
-    append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, fmt::memory_buffer& cell) {
-      const auto put = [&](const auto& value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
-      if (append_request_cell(cell, column, spec, trace.user_name(spec.user))) return;
-      switch (column) {
-        case kState:
-          put(name(ran ? s.state : spec.recorded_state));
-          break;
-        case kSubmit:
-          put(stamp(spec.submitted));
-          break;
-        case kStart:
-          if (ran) put(stamp(*s.started));
-          break;
-        case kEnd:
-          if (ran) put(stamp(*s.ended));
-          break;
-        case kDuration:
-          if (ran) append_seconds(cell, (*s.ended - *s.started).count());
-          break;
-        case kQueue:
-          if (ran) append_seconds(cell, (*s.started - spec.submitted).count());
-          break;
-        case kGpuTime:
-          if (ran) append_seconds(cell, s.held_gpu_ms);
-          break;
-        default:
-          break;  // Kalos-only columns: not in jobs.csv
-      }
-    });
-    if (extras && ran) {
-      out.push_back(',');
-      append_seconds(out, (*s.ended - spec.submitted).count());
-      fmt::format_to(std::back_inserter(out), ",ran,{},{},{},", s.attempt, s.preemptions, s.failures);
-      append_seconds(out, s.lost_gpu_ms);
-      out.push_back(',');
-      append_seconds(out, s.overhead_gpu_ms);
-      fmt::format_to(std::back_inserter(out), ",{},{},",
-                     s.end_reason == FailureReason::None ? std::string_view{} : name(s.end_reason),
-                     failure_log_cell(s));
-      append_seconds(out, s.checkpoint_gpu_ms);
-      out.push_back(',');
-      append_seconds(out, s.recovery_wait.count());
-      const std::int64_t wall = (*s.ended - *s.started).count();
-      fmt::format_to(std::back_inserter(out), ",{},{:.4f}", s.manual_interventions,
-                     wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0);
-      fmt::format_to(std::back_inserter(out), ",{},", s.switch_groups);
-      append_seconds(out, s.wait(spec.submitted).count());
-      fmt::format_to(std::back_inserter(out), ",{:.4f}", s.slowdown(spec.submitted, spec.runtime));
-    } else if (extras) {
-      fmt::format_to(std::back_inserter(out), ",,{}",
-                     s.phase == JobPhase::Unschedulable ? "unschedulable,0,0,0,0,0,,,0,0,0,,0,,"
-                                                        : "unstarted,0,0,0,0,0,,,0,0,0,,0,,");
-    }
+    append_job_row(out, trace, trace.jobs[i], result.jobs[i], extras, stamps);
     out.push_back('\n');
     if (out.size() > (1U << 20)) {
       file.write(out);
@@ -134,18 +139,30 @@ namespace {
 
 void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result, int total_gpus) {
   File file{path};
-  fmt::memory_buffer out;
-  fmt::format_to(std::back_inserter(out),
-                 "time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
+  TextBuffer out;
+  out.append("time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
+  TimestampWriter stamps{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   for (const TimelineSample& s : result.timeline) {
-    const std::int64_t ms = (s.at - result.first_submit).count();
-    fmt::format_to(
-        std::back_inserter(out), "{},",
-        format_timestamp(trace.epoch_unix_seconds + s.at.time_since_epoch().count() / 1000, trace.utc_offset_minutes));
-    append_seconds(out, ms);
-    fmt::format_to(std::back_inserter(out), ",{},{:.4f},{},{},{}\n", s.allocated_gpus,
-                   total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0, s.allocated_cpus,
-                   s.running, s.queued);
+    // Whole seconds of the sample's instant, as the trace's own times are written.
+    const std::int64_t at_ms = s.at.time_since_epoch().count();
+    stamps.append(out, at_ms - at_ms % 1000);
+    out.push_back(',');
+    out.append_seconds((s.at - result.first_submit).count());
+    out.push_back(',');
+    out.append_integer(s.allocated_gpus);
+    out.push_back(',');
+    out.append_fixed(total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0, 4);
+    out.push_back(',');
+    out.append_integer(s.allocated_cpus);
+    out.push_back(',');
+    out.append_integer(s.running);
+    out.push_back(',');
+    out.append_integer(s.queued);
+    out.push_back('\n');
+    if (out.size() > (1U << 20)) {
+      file.write(out);
+      out.clear();
+    }
   }
   file.write(out);
   file.close();

@@ -42,7 +42,7 @@ PolicyArgs policy_block(const yaml::Node& block, const std::string& slot, const 
 PolicyArgs policy_from_text(const std::string& slot, const std::string& text, const std::string& where,
                             std::uint64_t seed = 1);
 
-/// Reads CSV tables with fccp; every PolicyArgs built here gets it.
+/// Reads CSV tables with io/csv_reader.hpp; every PolicyArgs built here gets it.
 std::shared_ptr<const TableReader> csv_table_reader();
 
 }  // namespace acmesim

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 namespace acmesim {
 
@@ -22,18 +23,27 @@ bool digits(std::string_view text, std::size_t pos, std::size_t count, int& out)
   return true;
 }
 
-}  // namespace
-
-std::optional<Timestamp> parse_timestamp(std::string_view text) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!digits(text, 0, 4, year) || text.size() < 19 || text[4] != '-' || !digits(text, 5, 2, month) || text[7] != '-' ||
-      !digits(text, 8, 2, day) || (text[10] != ' ' && text[10] != 'T') || !digits(text, 11, 2, hour) ||
-      text[13] != ':' || !digits(text, 14, 2, minute) || text[16] != ':' || !digits(text, 17, 2, second)) {
+/// The day number (days since 1970-01-01) of "YYYY-MM-DD" at the front of `text`, if valid.
+std::optional<std::int64_t> day_number(std::string_view text) {
+  int year = 0, month = 0, day = 0;
+  if (!digits(text, 0, 4, year) || text.size() < 10 || text[4] != '-' || !digits(text, 5, 2, month) || text[7] != '-' ||
+      !digits(text, 8, 2, day)) {
     return std::nullopt;
   }
   const std::chrono::year_month_day date{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
                                          std::chrono::day{static_cast<unsigned>(day)}};
-  if (!date.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
+  if (!date.ok()) return std::nullopt;
+  return std::chrono::sys_days{date}.time_since_epoch().count();
+}
+
+/// The rest of a timestamp after its date, given the date's day number.
+std::optional<Timestamp> parse_after_date(std::string_view text, std::int64_t days) {
+  int hour = 0, minute = 0, second = 0;
+  if (text.size() < 19 || (text[10] != ' ' && text[10] != 'T') || !digits(text, 11, 2, hour) || text[13] != ':' ||
+      !digits(text, 14, 2, minute) || text[16] != ':' || !digits(text, 17, 2, second)) {
+    return std::nullopt;
+  }
+  if (hour > 23 || minute > 59 || second > 60) return std::nullopt;
 
   std::size_t pos = 19;
   if (pos < text.size() && text[pos] == '.') {
@@ -54,9 +64,27 @@ std::optional<Timestamp> parse_timestamp(std::string_view text) {
       return std::nullopt;
     }
   }
-  const auto days = std::chrono::sys_days{date}.time_since_epoch().count();
-  const std::int64_t local = std::int64_t{days} * 86400 + hour * 3600 + minute * 60 + second;
+  const std::int64_t local = days * 86400 + hour * 3600 + minute * 60 + second;
   return Timestamp{local - std::int64_t{offset} * 60, offset};
+}
+
+}  // namespace
+
+std::optional<Timestamp> parse_timestamp(std::string_view text) {
+  const auto days = day_number(text);
+  if (!days) return std::nullopt;
+  return parse_after_date(text, *days);
+}
+
+std::optional<Timestamp> TimestampParser::parse(std::string_view text) {
+  if (text.size() < 10) return std::nullopt;
+  if (std::memcmp(text.data(), date_, sizeof date_) != 0 || day_ == INT64_MIN) {
+    const auto days = day_number(text);
+    if (!days) return std::nullopt;
+    std::memcpy(date_, text.data(), sizeof date_);
+    day_ = *days;
+  }
+  return parse_after_date(text, day_);
 }
 
 std::string format_timestamp(std::int64_t unix_seconds, int utc_offset_minutes) {
@@ -80,7 +108,7 @@ TimestampWriter::TimestampWriter(std::int64_t epoch_unix_seconds, int utc_offset
   suffix_ = full.substr(19);
 }
 
-void TimestampWriter::append(std::string& out, std::int64_t ms_since_epoch) {
+std::size_t TimestampWriter::format(char* into, std::int64_t ms_since_epoch) {
   std::int64_t secs = ms_since_epoch / 1000;
   if (ms_since_epoch % 1000 < 0) --secs;
   const std::int64_t local = epoch_ + secs + std::int64_t{offset_} * 60;
@@ -94,17 +122,21 @@ void TimestampWriter::append(std::string& out, std::int64_t ms_since_epoch) {
     cached_day_ = day;
     cached_date_ = format_timestamp((day * 86400) - std::int64_t{offset_} * 60, offset_).substr(0, 11);
   }
-  out += cached_date_;
+  char* out = into;
+  std::memcpy(out, cached_date_.data(), cached_date_.size());
+  out += cached_date_.size();
   const auto two = [&out](std::int64_t v) {
-    out.push_back(static_cast<char>('0' + v / 10));
-    out.push_back(static_cast<char>('0' + v % 10));
+    *out++ = static_cast<char>('0' + v / 10);
+    *out++ = static_cast<char>('0' + v % 10);
   };
   two(rest / 3600);
-  out.push_back(':');
+  *out++ = ':';
   two((rest / 60) % 60);
-  out.push_back(':');
+  *out++ = ':';
   two(rest % 60);
-  out += suffix_;
+  std::memcpy(out, suffix_.data(), suffix_.size());
+  out += suffix_.size();
+  return static_cast<std::size_t>(out - into);
 }
 
 }  // namespace acmesim

@@ -1,7 +1,5 @@
 #include "io/trace_writer.hpp"
 
-#include <iterator>
-
 // g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -11,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "io/output_file.hpp"
+#include "io/text_buffer.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -27,7 +26,9 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     out.push(boost::iostreams::gzip_compressor(params));
   }
   out.push(file.sink());
-  std::string buffer = acme_header(schema) + "\n";
+  TextBuffer buffer;
+  buffer.append(acme_header(schema));
+  buffer.push_back('\n');
   TimestampWriter writer{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   for (const JobSpec& job : trace.jobs) {
     if (!job.recorded_start) throw SimulationError(fmt::format("synth: job {} has no start to write", job.trace_id));
@@ -37,16 +38,16 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     const std::int64_t queue = (start - job.submitted).count() / 1000;
     // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows [AcmeTrace README]).
     const bool failed = job.recorded_state != FinalState::Completed && job.recorded_state != FinalState::Cancelled;
-    const auto time = [&](std::string& cell, SimTime t) { writer.append(cell, t.time_since_epoch().count()); };
-    append_acme_row(buffer, schema, [&](AcmeColumn column, std::string& cell) {
-      const auto number = [&](auto value) { fmt::format_to(std::back_inserter(cell), "{}", value); };
+    const auto time = [&](TextBuffer& cell, SimTime t) { writer.append(cell, t.time_since_epoch().count()); };
+    append_acme_row(buffer, schema, [&](AcmeColumn column, TextBuffer& cell) {
+      const auto number = [&](std::int64_t value) { cell.append_integer(value); };
       if (append_request_cell(cell, column, job, trace.user_name(job.user))) return;
       switch (column) {
         case kSharedMem:
-          fmt::format_to(std::back_inserter(cell), "{:.1f}", job.demand.cpu_only() ? 0.0 : shared_mem_gb);
+          cell.append_fixed(job.demand.cpu_only() ? 0.0 : shared_mem_gb, 1);
           break;
         case kState:
-          cell += name(job.recorded_state);
+          cell.append(name(job.recorded_state));
           break;
         case kSubmit:
           time(cell, job.submitted);
@@ -69,11 +70,11 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
         // Seren writes queue as an integer, Kalos as a float; gpu_time is a float in both [AcmeTrace README].
         case kQueue:
           number(queue);
-          if (kalos) cell += ".0";
+          if (kalos) cell.append(".0");
           break;
         case kGpuTime:
           number(duration * job.demand.gpus);
-          cell += ".0";
+          cell.append(".0");
           break;
         default:
           break;  // the request columns, written above
