@@ -9,11 +9,11 @@ namespace acmesim {
 
 namespace {
 
-/// "--set KEY" if `path` was overridden, else file:line:col (the file alone when the node was
-/// made by an override and has no mark).
+/// The override's place if `path` was overridden, else file:line:col (the file alone when the
+/// node was made by an override and has no mark).
 std::string place_of(const std::string& path, const YAML::Node& node, const YamlOrigin& origin,
                      const std::string& unmarked) {
-  if (auto overridden = yaml::overridden_place(origin.overridden, path)) return *overridden;
+  if (const yaml::Override* o = yaml::override_of(origin.overridden, path)) return o->place;
   const YAML::Mark mark = node.Mark();
   if (mark.line < 0) return unmarked;
   return place(origin.file, mark.line + 1, mark.column + 1);

@@ -9,15 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "io/yaml.hpp"
 #include "sim/policy_api/policy_args.hpp"
 
 namespace acmesim {
 
-/// Where YAML was read: the file (for places and relative paths) and the `--set` keys that
-/// replaced parts of it (values under them are placed at "--set KEY").
+/// Where YAML was read: the file (for places and relative paths) and the keys that replaced
+/// parts of it (`--set`, sweep axes: values under them are placed where the override was given).
 struct YamlOrigin {
   std::string file;
-  std::vector<std::string> overridden;
+  std::vector<yaml::Override> overridden;
 };
 
 /// A YAML value as a parameter tree; `path` is its dotted key ("scheduler"), to find overrides.
@@ -26,10 +27,6 @@ ParamValue param_value_from_yaml(const YAML::Node& node, const std::string& path
 /// The block of `slot` (absent: the policy `fallback_name` without parameters) into PolicyArgs.
 PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slot, const std::string& fallback_name,
                                  const YamlOrigin& origin, std::uint64_t seed);
-
-namespace yaml {
-class Node;
-}
 
 /// The one place a policy block of a strictly read YAML file becomes PolicyArgs of `slot`:
 /// `name` or {name: ..., params} (absent: `fallback`), every key checked to be a plain scalar;

@@ -30,18 +30,14 @@ const std::vector<std::string> kClusterKeys{"nodes",
                                             "launch_in_duration",
                                             "admission_latency_s"};
 
-/// Applies "a.b.c=value" to `root`, creating maps on the way. A scalar policy slot
+/// Applies one override to `root`, creating maps on the way. A scalar policy slot
 /// (`scheduler: fifo`) becomes {name: fifo} when a parameter is set under it.
-void apply_override(YAML::Node root, const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    throw input_error("--set " + text, "override", "key=value, e.g. --set cluster.nodes=300", text);
-  }
-  const std::string key = text.substr(0, eq);
-  const YAML::Node value = yaml::load("--set " + key, text.substr(eq + 1));
+void apply_override(YAML::Node root, const ScenarioOverride& o) {
+  const YAML::Node value = yaml::load(o.place, o.value);
   std::vector<std::string> parts;
-  std::stringstream ss(key);
+  std::stringstream ss(o.key);
   for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  if (parts.empty()) throw input_error(o.place, "override", "a dotted scenario key, e.g. cluster.nodes", o.key);
   std::vector<YAML::Node> path{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node child = path.back()[parts[i]];
@@ -61,8 +57,7 @@ void apply_override(YAML::Node root, const std::string& text) {
 
 namespace {
 
-Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& overridden,
-                       const std::string& working_dir) {
+Scenario read_scenario(const yaml::Node& root) {
   const std::string& name = root.file();
   root.only_keys(kTopKeys);
 
@@ -76,10 +71,8 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
   }
   s.seed = root.get<std::uint64_t>("seed", 1, {.min = 0});
 
-  const bool trace_from_cli = std::find(overridden.begin(), overridden.end(), "trace") != overridden.end();
   s.trace_path = root.required("trace", "the path of an AcmeTrace CSV file (plain or .gz)")
-                     .as_path("the path of an AcmeTrace CSV file (plain or .gz)",
-                              trace_from_cli ? std::optional<std::string>{working_dir} : std::nullopt);
+                     .as_path("the path of an AcmeTrace CSV file (plain or .gz)");
 
   const yaml::Node cluster = root.required("cluster", fmt::format("a mapping with {}", fmt::join(kClusterKeys, ", ")));
   cluster.only_keys(kClusterKeys);
@@ -107,19 +100,41 @@ Scenario read_scenario(const yaml::Node& root, const std::vector<std::string>& o
 
 }  // namespace
 
-Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
-                        const std::vector<std::string>& overrides, const std::string& working_dir) {
+ScenarioOverride command_line_override(const std::string& text, const std::string& working_dir) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw input_error("--set " + text, "override", "key=value, e.g. --set cluster.nodes=300", text);
+  }
+  const std::string key = text.substr(0, eq);
+  return ScenarioOverride{key, text.substr(eq + 1), "--set " + key, working_dir};
+}
+
+Scenario parse_scenario_at(const std::string& name, const std::string& yaml_text, const std::string& within,
+                           const std::vector<ScenarioOverride>& overrides) {
   return yaml::guard(name, [&] {
-    YAML::Node root = yaml::load(name, yaml_text);
+    YAML::Node document = yaml::load(name, yaml_text);
+    YAML::Node root = document;
+    if (!within.empty()) {
+      if (!document.IsMap()) yaml::Node{name, document, "document"}.fail("a mapping");
+      root = document[within];
+      if (!root.IsMap()) yaml::Node{name, root, within}.fail("a mapping of scenario keys to values");
+    }
     if (!root || root.IsNull()) root = YAML::Node{YAML::NodeType::Map};
     if (!root.IsMap()) yaml::Node{name, root, "scenario"}.fail("a mapping of scenario keys to values");
-    std::vector<std::string> overridden;
-    for (const auto& o : overrides) {
+    std::vector<yaml::Override> overridden;
+    for (const ScenarioOverride& o : overrides) {
       apply_override(root, o);
-      overridden.push_back(o.substr(0, o.find('=')));
+      overridden.push_back(yaml::Override{o.key, o.place, o.base_dir});
     }
-    return read_scenario(yaml::Node{name, root, "scenario", overridden}, overridden, working_dir);
+    return read_scenario(yaml::Node{name, root, "scenario", overridden});
   });
+}
+
+Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
+                        const std::vector<std::string>& overrides, const std::string& working_dir) {
+  std::vector<ScenarioOverride> parsed;
+  for (const std::string& o : overrides) parsed.push_back(command_line_override(o, working_dir));
+  return parse_scenario_at(name, yaml_text, "", parsed);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,

@@ -49,14 +49,33 @@ struct Scenario {
   bool skip_bad_rows = false;
 };
 
+/// One key replaced in a scenario before it is read: `--set KEY=VALUE` on the command line, or
+/// one value of a sweep axis. Errors in it are placed at `place` and relative paths in it
+/// (`trace`, a policy's CSV table) start at `base_dir`.
+struct ScenarioOverride {
+  std::string key;    // dotted: "cluster.nodes", "recovery.mode"
+  std::string value;  // YAML text: "300", "{name: node-mtbf, rate_per_day: 0.2}"
+  std::string place;  // "--set KEY", or the sweep file's file:line:column
+  std::string base_dir;
+};
+
+/// "KEY=VALUE" as given to --set: placed at "--set KEY", relative to `working_dir`.
+ScenarioOverride command_line_override(const std::string& text, const std::string& working_dir);
+
 /// Loads `path`, applying `overrides` ("dotted.key=value", values parsed as YAML) first.
-/// A `trace` given in an override is relative to `working_dir`.
+/// A path given in an override is relative to `working_dir`.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
                        const std::string& working_dir = ".");
 
 /// Same, from YAML text; `name` stands for the file in messages and relative paths.
 Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
                         const std::vector<std::string>& overrides = {}, const std::string& working_dir = ".");
+
+/// The scenario in `yaml_text` (the whole document, or the mapping under the top-level key
+/// `within`, e.g. a sweep file's inline `base`), with `overrides` applied first. `name` stands
+/// for the file in messages and relative paths.
+Scenario parse_scenario_at(const std::string& name, const std::string& yaml_text, const std::string& within,
+                           const std::vector<ScenarioOverride>& overrides);
 
 /// The five policies `scenario` names, built from `catalog` (InputError for an unknown name or
 /// parameter).

@@ -28,12 +28,12 @@ std::string text_at(const std::string& text, int line, int column) {
 
 }  // namespace
 
-Node::Node(std::string file, YAML::Node root, std::string what, std::vector<std::string> overridden)
+Node::Node(std::string file, YAML::Node root, std::string what, std::vector<Override> overridden)
     : source_{std::make_shared<const Source>(Source{std::move(file), std::move(what), std::move(overridden)})},
       node_{std::move(root)} {}
 
 std::string Node::place() const {
-  if (auto overridden = overridden_place(source_->overridden, key_path_)) return *overridden;
+  if (const Override* o = override_of(source_->overridden, key_path_)) return o->place;
   const YAML::Mark mark = node_.Mark();
   return acmesim::place(source_->file, mark.line + 1, mark.column + 1);
 }
@@ -103,7 +103,8 @@ std::string Node::as_path(std::string_view expected, const std::optional<std::st
   namespace fs = std::filesystem;
   if (!node_.IsScalar() || node_.Scalar().empty()) fail(expected);
   const fs::path path = node_.Scalar();
-  const fs::path base = base_dir ? fs::path(*base_dir) : fs::path(source_->file).parent_path();
+  const Override* o = override_of(source_->overridden, key_path_);
+  const fs::path base = base_dir ? fs::path(*base_dir) : o ? fs::path(o->base_dir) : fs::path(source_->file).parent_path();
   return (path.is_absolute() ? path : base / path).lexically_normal().string();
 }
 
@@ -118,14 +119,13 @@ std::string Node::dump() const {
   }
 }
 
-std::optional<std::string> overridden_place(const std::vector<std::string>& overridden, const std::string& key_path) {
-  for (const std::string& key : overridden) {
+const Override* override_of(const std::vector<Override>& overridden, const std::string& key_path) {
+  for (const Override& o : overridden) {
+    const std::string& key = o.key;
     if (key.empty() || key_path.rfind(key, 0) != 0) continue;
-    if (key_path.size() == key.size() || key_path[key.size()] == '.' || key_path[key.size()] == '[') {
-      return "--set " + key;
-    }
+    if (key_path.size() == key.size() || key_path[key.size()] == '.' || key_path[key.size()] == '[') return &o;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 YAML::Node load(const std::string& file, const std::string& text) {
@@ -138,7 +138,7 @@ YAML::Node load(const std::string& file, const std::string& text) {
 }
 
 Node parse_text(const std::string& file, const std::string& text, const std::string& what,
-                const std::vector<std::string>& overridden) {
+                const std::vector<Override>& overridden) {
   return Node{file, load(file, text), what, overridden};
 }
 

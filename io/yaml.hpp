@@ -34,12 +34,21 @@ struct Range {
 
 struct Entry;
 
+/// A key whose value was replaced from outside the document: `--set KEY=VALUE` on the command
+/// line, or an axis of a sweep file. Values under it are reported at `place` ("--set KEY", or the
+/// sweep file's file:line:column), and a relative path under it is relative to `base_dir`.
+struct Override {
+  std::string key;  // dotted, "cluster.nodes"
+  std::string place;
+  std::string base_dir;
+};
+
 class Node {
  public:
   /// The root of a document. `file` names it in messages and is the base of relative paths;
-  /// `what` names the whole document ("scenario"); keys in `overridden` (dotted, as given to
-  /// --set) and everything below them are placed at "--set KEY" instead of file:line:col.
-  Node(std::string file, YAML::Node root, std::string what, std::vector<std::string> overridden = {});
+  /// `what` names the whole document ("scenario"); keys in `overridden` and everything below
+  /// them are placed where the override was given instead of at file:line:col.
+  Node(std::string file, YAML::Node root, std::string what, std::vector<Override> overridden = {});
 
   /// False for a key that is absent.
   explicit operator bool() const { return node_.IsDefined(); }
@@ -50,9 +59,9 @@ class Node {
   std::size_t size() const { return node_.size(); }
 
   const std::string& file() const { return source_->file; }
-  /// The dotted keys `--set` replaced in this document.
-  const std::vector<std::string>& overridden() const { return source_->overridden; }
-  /// file:line:column of the node, "--set KEY" for an overridden key, the file if unknown.
+  /// The keys replaced in this document from outside it.
+  const std::vector<Override>& overridden() const { return source_->overridden; }
+  /// file:line:column of the node, the override's place for an overridden key, the file if unknown.
   std::string place() const;
   /// The dotted key path ("cluster.nodes"), or the document's name at the root.
   const std::string& field() const { return field_.empty() ? source_->what : field_; }
@@ -113,7 +122,8 @@ class Node {
   T need(const std::string& key, const Range<T>& range = {}) const {
     return required(key, expected<T>(range)).template as<T>(range);
   }
-  /// A non-empty path, resolved against `base_dir` (default: the folder of the file) unless absolute.
+  /// A non-empty path, resolved unless absolute against `base_dir`, by default the override's
+  /// base folder for an overridden key and the folder of the file otherwise.
   std::string as_path(std::string_view expected, const std::optional<std::string>& base_dir = std::nullopt) const;
 
   /// InputError at this node: "PLACE: FIELD: expected EXPECTED, found 'THE NODE AS YAML'".
@@ -147,7 +157,7 @@ class Node {
   struct Source {
     std::string file;
     std::string what;
-    std::vector<std::string> overridden;
+    std::vector<Override> overridden;
   };
   Node(std::shared_ptr<const Source> source, YAML::Node node, std::string field, std::string key_path)
       : source_{std::move(source)}, node_{std::move(node)}, field_{std::move(field)}, key_path_{std::move(key_path)} {}
@@ -166,14 +176,14 @@ struct Entry {
   const std::string& name() const { return key.raw().Scalar(); }
 };
 
-/// "--set KEY" when `key_path` is a key of `overridden` or lies under one ("KEY.x", "KEY[0]"):
-/// where a value replaced on the command line is reported. nullopt otherwise.
-std::optional<std::string> overridden_place(const std::vector<std::string>& overridden, const std::string& key_path);
+/// The override `key_path` is, or lies under ("KEY.x", "KEY[0]"): where a replaced value is
+/// reported and its relative paths start. nullptr if it was not overridden.
+const Override* override_of(const std::vector<Override>& overridden, const std::string& key_path);
 
 /// Parses YAML text: a document that is not YAML is an InputError at its file:line:column.
 /// An empty document is a null node.
 Node parse_text(const std::string& file, const std::string& text, const std::string& what,
-                const std::vector<std::string>& overridden = {});
+                const std::vector<Override>& overridden = {});
 /// Reads and parses `path`; InputError "cannot open" naming `what` if it cannot be read.
 Node parse_file(const std::string& path, const std::string& what);
 /// The whole text of `path`; InputError naming `what` ("scenario") if it cannot be read.
