@@ -41,6 +41,7 @@ packages=(
   libspdlog-dev                  # logging: levels, one logger for every command
   libbenchmark-dev               # micro-benchmarks (bench/)
   clang-format                   # formatting, checked in CI
+  libboost-mpi-dev libopenmpi-dev openmpi-bin  # sweeps across the ranks of an MPI job (Boost.MPI, Open MPI)
 )
 if [ "$fuzz" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer and the sanitizers for clang 14 (tests/fuzz/)

@@ -386,7 +386,8 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
 std::string acmesim_version() { return ACMESIM_VERSION; }
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written) {
+                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written,
+                   RunOutputs which) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -397,8 +398,13 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   // without a summary.json, never one whose summary describes other files.
   fs::remove(base / "summary.json", ec);
   if (ec) throw InputError(fmt::format("{}: cannot remove the previous summary.json ({})", dir, ec.message()));
-  write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras, on_jobs_written);
-  write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  if (which.jobs) {
+    write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras, on_jobs_written);
+  }
+  if (which.timeline) {
+    write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+  }
+  if (!which.summary) return;
   OutputFile json{(base / "summary.json").string()};
   // Invalid UTF-8 (a trace path, a job id or a skipped row in another encoding) becomes U+FFFD
   // in summary.json, never an abort halfway through the outputs.

@@ -24,10 +24,19 @@ enum class JobsCsvColumns {
 void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
                     const std::function<void(std::size_t rows)>& on_rows = {});
 
-/// Writes the three files into `dir` (created if missing).
+/// Which of the three files a run writes (`run` writes all; a sweep keeps what it is told to).
+struct RunOutputs {
+  bool jobs = true;
+  bool timeline = true;
+  bool summary = true;
+  bool any() const { return jobs || timeline || summary; }
+};
+
+/// Writes the files `which` names into `dir` (created if missing).
 /// `on_jobs_written`, if set, is called with the jobs.csv rows written so far about every 1 MiB.
 void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written = {});
+                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written = {},
+                   RunOutputs which = {});
 
 /// The human summary: one row per job type plus totals.
 std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,

@@ -104,7 +104,9 @@ std::string Node::as_path(std::string_view expected, const std::optional<std::st
   if (!node_.IsScalar() || node_.Scalar().empty()) fail(expected);
   const fs::path path = node_.Scalar();
   const Override* o = override_of(source_->overridden, key_path_);
-  const fs::path base = base_dir ? fs::path(*base_dir) : o ? fs::path(o->base_dir) : fs::path(source_->file).parent_path();
+  const fs::path base = base_dir ? fs::path(*base_dir)
+                        : o      ? fs::path(o->base_dir)
+                                 : fs::path(source_->file).parent_path();
   return (path.is_absolute() ? path : base / path).lexically_normal().string();
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace acmesim {
 
@@ -13,6 +14,13 @@ class Fingerprint {
   void add(std::uint64_t word) {
     for (int byte = 0; byte < 8; ++byte) {
       hash_ ^= (word >> (8 * byte)) & 0xffU;
+      hash_ *= kPrime;
+    }
+  }
+  /// Hashes text byte by byte (identities and checksums of text files: a sweep's plan, its journal lines).
+  void add_text(std::string_view text) {
+    for (const char c : text) {
+      hash_ ^= static_cast<unsigned char>(c);
       hash_ *= kPrime;
     }
   }

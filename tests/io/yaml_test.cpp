@@ -108,8 +108,10 @@ TEST_CASE("paths are relative to the file's folder unless absolute or given a ba
 }
 
 TEST_CASE("keys set on the command line are placed at --set KEY") {
-  const yaml::Node root{"dir/f.yaml", YAML::Load("cluster: {nodes: 0}\nseed: x\n"), "scenario",
-                         {yaml::Override{"cluster.nodes", "--set cluster.nodes", "."}}};
+  const yaml::Node root{"dir/f.yaml",
+                        YAML::Load("cluster: {nodes: 0}\nseed: x\n"),
+                        "scenario",
+                        {yaml::Override{"cluster.nodes", "--set cluster.nodes", "."}}};
   CHECK(error_of([&] { root["cluster"].get<int>("nodes", 1, {.min = 1}); }) ==
         "--set cluster.nodes: cluster.nodes: expected a whole number >= 1, found '0'");
   CHECK(error_of([&] { root.get<int>("seed", 1); }) == "dir/f.yaml:2:7: seed: expected a whole number, found 'x'");
