@@ -8,6 +8,7 @@
 
 #include "io/eval_suite.hpp"
 #include "io/policy_yaml.hpp"
+#include "io/scenario.hpp"
 #include "io/yaml.hpp"
 
 namespace acmesim {
@@ -29,17 +30,26 @@ const std::vector<std::string> kKeys{"name",
                                      "pretraining"};
 const std::vector<std::string> kRunKeys{"start_h", "gpus", "hours"};
 
-EvalClusterConfig read_config(const yaml::Node& root) {
+EvalClusterConfig read_config(const yaml::Node& root, const std::vector<ScenarioOverride>& for_scenario) {
   root.only_keys(kKeys);
   EvalClusterConfig c;
 
-  std::vector<std::string> overrides;
-  if (const yaml::Node set = root["set"]) {
-    for (const yaml::Node& s : set.items("a list of key=value")) overrides.push_back(s.as<std::string>());
-  }
+  // The file's own `set` first (each entry placed where it is written, relative to this file),
+  // then the overrides given from outside for the scenario's keys.
+  std::vector<ScenarioOverride> overrides;
   const std::string base = std::filesystem::path(root.file()).parent_path().string();
-  c.scenario = load_scenario(root.required("scenario", "a file path").as_path("a file path"), overrides,
-                             base.empty() ? "." : base);
+  if (const yaml::Node set = root["set"]) {
+    for (const yaml::Node& s : set.items("a list of key=value")) {
+      const std::string text = s.as<std::string>();
+      const auto eq = text.find('=');
+      if (eq == std::string::npos || eq == 0) s.fail("key=value, e.g. scheduler=acme");
+      overrides.push_back(
+          ScenarioOverride{text.substr(0, eq), text.substr(eq + 1), s.place(), base.empty() ? "." : base});
+    }
+  }
+  overrides.insert(overrides.end(), for_scenario.begin(), for_scenario.end());
+  const std::string scenario_path = root.required("scenario", "a file path").as_path("a file path");
+  c.scenario = parse_scenario_at(scenario_path, yaml::read_file(scenario_path, "scenario"), "", overrides);
   c.suite = load_eval_suite(root.required("suite", "a file path").as_path("a file path"));
 
   c.checkpoint_bytes = std::llround(root.get<double>("model_gb", 14.6, {.min = 0.001}) * 1e9);
@@ -67,7 +77,10 @@ EvalClusterConfig read_config(const yaml::Node& root) {
   }
 
   if (const yaml::Node list = root["policies"]) {
-    const std::vector<yaml::Node> blocks = list.items("a list of policy names or {name: ..., parameters}");
+    // One policy may stand alone (`policies: decoupled`): a sweep's axis over single policies.
+    const std::vector<yaml::Node> blocks = list.is_list()
+                                               ? list.items("a list of policy names or {name: ..., parameters}")
+                                               : std::vector<yaml::Node>{list};
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       EvalClusterPolicy p{"", "", policy_block(blocks[i], "evaluation", "", c.seed)};
       p.label = blocks[i].is_scalar() ? blocks[i].as<std::string>() : blocks[i].dump();
@@ -85,8 +98,33 @@ EvalClusterConfig read_config(const yaml::Node& root) {
 
 }  // namespace
 
-EvalClusterConfig load_eval_cluster_config(const std::string& path) {
-  return yaml::guard(path, [&] { return read_config(yaml::parse_file(path, "eval-cluster")); });
+bool is_eval_cluster_key(const std::string& key) {
+  const std::string top = key.substr(0, key.find('.'));
+  return top != "name" && top != "description" && std::find(kKeys.begin(), kKeys.end(), top) != kKeys.end();
+}
+
+EvalClusterConfig load_eval_cluster_config(const std::string& path, const std::vector<ScenarioOverride>& overrides) {
+  return parse_eval_cluster_config(path, yaml::read_file(path, "eval-cluster"), overrides);
+}
+
+EvalClusterConfig parse_eval_cluster_config(const std::string& path, const std::string& text,
+                                            const std::vector<ScenarioOverride>& overrides) {
+  return yaml::guard(path, [&] {
+    YAML::Node document = yaml::load(path, text);
+    if (!document || document.IsNull()) document = YAML::Node{YAML::NodeType::Map};
+    if (!document.IsMap()) yaml::Node{path, document, "eval-cluster"}.fail("a mapping of eval-cluster keys to values");
+    std::vector<yaml::Override> overridden;
+    std::vector<ScenarioOverride> for_scenario;
+    for (const ScenarioOverride& o : overrides) {
+      // `seed` is both the file's (noise, suite draws) and the scenario's; other keys are one or the other.
+      if (o.key == "seed" || !is_eval_cluster_key(o.key)) for_scenario.push_back(o);
+      if (o.key == "seed" || is_eval_cluster_key(o.key)) {
+        yaml::set_key(document, o.key, o.value, o.place);
+        overridden.push_back(yaml::Override{o.key, o.place, o.base_dir});
+      }
+    }
+    return read_config(yaml::Node{path, document, "eval-cluster", overridden}, for_scenario);
+  });
 }
 
 }  // namespace acmesim

@@ -33,7 +33,16 @@ struct EvalClusterConfig {
 };
 
 /// Loads the file, its scenario and its suite (paths relative to the file). InputError with
-/// file:line:col on any bad or unknown key.
-EvalClusterConfig load_eval_cluster_config(const std::string& path);
+/// file:line:col on any bad or unknown key. `overrides` (--set, a sweep's values) whose first
+/// key is one of the file's (plan_nodes, noise, policies, pretraining, ...) replace the file's;
+/// the others are the scenario's (cluster.nodes, scheduler, ...), applied after the file's own
+/// `set`; `seed` is both.
+EvalClusterConfig load_eval_cluster_config(const std::string& path,
+                                           const std::vector<ScenarioOverride>& overrides = {});
+EvalClusterConfig parse_eval_cluster_config(const std::string& path, const std::string& text,
+                                            const std::vector<ScenarioOverride>& overrides);
+
+/// Whether the dotted `key` belongs to an eval-cluster file rather than to its scenario.
+bool is_eval_cluster_key(const std::string& key);
 
 }  // namespace acmesim

@@ -30,29 +30,6 @@ const std::vector<std::string> kClusterKeys{"nodes",
                                             "launch_in_duration",
                                             "admission_latency_s"};
 
-/// Applies one override to `root`, creating maps on the way. A scalar policy slot
-/// (`scheduler: fifo`) becomes {name: fifo} when a parameter is set under it.
-void apply_override(YAML::Node root, const ScenarioOverride& o) {
-  const YAML::Node value = yaml::load(o.place, o.value);
-  std::vector<std::string> parts;
-  std::stringstream ss(o.key);
-  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
-  if (parts.empty()) throw input_error(o.place, "override", "a dotted scenario key, e.g. cluster.nodes", o.key);
-  std::vector<YAML::Node> path{root};
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node child = path.back()[parts[i]];
-    if (child && child.IsScalar()) {
-      const std::string name = child.Scalar();
-      path.back()[parts[i]] = YAML::Node{YAML::NodeType::Map};
-      path.back()[parts[i]]["name"] = name;
-    } else if (!child || !child.IsMap()) {
-      path.back()[parts[i]] = YAML::Node{YAML::NodeType::Map};
-    }
-    path.push_back(path.back()[parts[i]]);
-  }
-  path.back()[parts.back()] = value.IsNull() ? YAML::Node{""} : value;
-}
-
 }  // namespace
 
 namespace {
@@ -123,7 +100,7 @@ Scenario parse_scenario_at(const std::string& name, const std::string& yaml_text
     if (!root.IsMap()) yaml::Node{name, root, "scenario"}.fail("a mapping of scenario keys to values");
     std::vector<yaml::Override> overridden;
     for (const ScenarioOverride& o : overrides) {
-      apply_override(root, o);
+      yaml::set_key(root, o.key, o.value, o.place);
       overridden.push_back(yaml::Override{o.key, o.place, o.base_dir});
     }
     return read_scenario(yaml::Node{name, root, "scenario", overridden});

@@ -147,6 +147,9 @@ SweepFile parse_sweep(const std::string& path, const std::string& text) {
     } else {
       sweep.base_name = base.as_path("a scenario file, or a mapping (an inline scenario)");
       sweep.base_text = yaml::read_file(sweep.base_name, "scenario");
+      // An eval-cluster file names a suite; a scenario never does.
+      const YAML::Node base_root = yaml::load(sweep.base_name, sweep.base_text);
+      if (base_root.IsMap() && base_root["suite"]) sweep.kind = SweepKind::EvalCluster;
       // The file by its full path and text: the same sweep from another working directory is the same plan.
       std::error_code ec;
       sweep.base_identity =
@@ -228,7 +231,10 @@ std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
   return points;
 }
 
-Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
+namespace {
+
+/// Every override of one run: `set`, the point's values, the seed; "{seed}" replaced.
+std::vector<ScenarioOverride> run_overrides(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
   std::vector<ScenarioOverride> overrides = sweep.fixed;
   const std::string base_dir = fs::path(sweep.path).parent_path().string();
   const std::vector<const SweepAxis*> columns = sweep_columns(sweep);
@@ -236,11 +242,43 @@ Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::ui
     overrides.push_back(ScenarioOverride{columns[i]->key, point.values[i]->yaml, point.values[i]->place, base_dir});
   }
   overrides.push_back(ScenarioOverride{"seed", std::to_string(seed), sweep.seeds_place, base_dir});
-  return parse_scenario_at(sweep.base_name, sweep.base_text, sweep.base_within, overrides);
+  // "{seed}" in a value is the run's seed: each seed can read its own workload (a trace per seed).
+  const std::string seed_text = std::to_string(seed);
+  for (ScenarioOverride& o : overrides) {
+    for (std::size_t at = o.value.find("{seed}"); at != std::string::npos; at = o.value.find("{seed}", at)) {
+      o.value.replace(at, 6, seed_text);
+      at += seed_text.size();
+    }
+  }
+  return overrides;
+}
+
+}  // namespace
+
+Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
+  return parse_scenario_at(sweep.base_name, sweep.base_text, sweep.base_within, run_overrides(sweep, point, seed));
+}
+
+EvalClusterConfig sweep_eval_config(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
+  return parse_eval_cluster_config(sweep.base_name, sweep.base_text, run_overrides(sweep, point, seed));
 }
 
 void validate_sweep(const SweepFile& sweep, const std::vector<SweepPoint>& points, const Catalog& catalog) {
-  for (const SweepPoint& point : points) make_policies(sweep_scenario(sweep, point, sweep.seeds.front()), catalog);
+  for (const SweepPoint& point : points) {
+    if (sweep.kind == SweepKind::Run) {
+      make_policies(sweep_scenario(sweep, point, sweep.seeds.front()), catalog);
+      continue;
+    }
+    const EvalClusterConfig config = sweep_eval_config(sweep, point, sweep.seeds.front());
+    make_policies(config.scenario, catalog);
+    if (config.policies.size() != 1) {
+      throw input_error(sweep.path, "policies",
+                        "one evaluation policy per run of an eval-cluster sweep (make it an axis: "
+                        "policies: [coupled, decoupled])",
+                        fmt::format("{} policies", config.policies.size()));
+    }
+    catalog.evaluations.make(config.policies.front().args);
+  }
 }
 
 std::string sweep_plan_text(const SweepFile& sweep, const std::vector<SweepPoint>& points) {

@@ -2,7 +2,8 @@
 /// A sweep file: a base scenario and the axes a study varies (docs/studies.md, key by key).
 ///
 ///   name: seren-capacity                # optional, default: the file's stem
-///   base: ../seren.yaml                 # a scenario file, or a mapping (an inline scenario)
+///   base: ../seren.yaml                 # a scenario file, or a mapping (an inline scenario), or
+///                                       # an eval-cluster file (one evaluation policy per run)
 ///   set: {trace: ../../traces/x.csv}    # optional: keys fixed for every point
 ///   axes:                               # a grid: the first axis varies slowest
 ///     cluster.nodes: {from: 200, to: 340, step: 20}
@@ -12,6 +13,7 @@
 ///   seeds: 3                            # seeds 1..3 per point, or a list [1, 7, 9]
 ///   keep: [summary]                     # optional: each run's own files under runs/<point>-s<seed>/
 ///
+/// A value may hold "{seed}", replaced by each run's seed (a trace per seed: `trace: w_s{seed}.csv`).
 /// Axis keys are scenario keys as `--set` takes them, policy parameters included. Every value
 /// is applied as an override placed at its own file:line:column, so a bad value, an unknown key
 /// or an unknown policy is reported there, before anything runs (validate_sweep()).
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "io/eval_cluster_config.hpp"
 #include "io/outputs.hpp"
 #include "io/scenario.hpp"
 #include "sim/policy_api/catalog.hpp"
@@ -44,7 +47,12 @@ struct SweepDimension {
   std::size_t size() const { return axes.front().values.size(); }
 };
 
+/// What each run of a sweep is: `acmesim run` of a scenario, or `acmesim eval-cluster` of an
+/// eval-cluster file (a base with `suite:`), one evaluation policy per run.
+enum class SweepKind { Run, EvalCluster };
+
 struct SweepFile {
+  SweepKind kind = SweepKind::Run;
   std::string path;
   std::string name;
   std::string base_name;                // the scenario's file (the sweep file itself for an inline base)
@@ -73,8 +81,10 @@ std::vector<const SweepAxis*> sweep_columns(const SweepFile& sweep);
 /// Every point of the grid, first dimension slowest. O(points x axes).
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep);
 
-/// The scenario of one run: the base, `set`, the point's values, then the seed.
+/// The scenario of one run of a Run sweep: the base, `set`, the point's values, then the seed.
 Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed);
+/// The eval-cluster file of one run of an EvalCluster sweep, overridden the same way.
+EvalClusterConfig sweep_eval_config(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed);
 
 /// Reads every point's scenario and builds its policies, so that any bad value fails here, placed
 /// in the sweep file, before a run starts. O(points) scenario reads.

@@ -83,7 +83,7 @@ bool parse_run_key(std::string_view text, RunKey& key) {
 
 }  // namespace
 
-const std::vector<std::string>& sweep_metric_names() {
+const std::vector<std::string>& run_metric_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
     for (std::size_t g = 0; g <= kJobTypes.size(); ++g) {
@@ -95,26 +95,29 @@ const std::vector<std::string>& sweep_metric_names() {
   return names;
 }
 
-std::string sweep_results_header(const SweepFile& sweep) {
+std::string sweep_results_header(const SweepFile& sweep, const std::vector<std::string>& metrics) {
   std::string out = "point";
   for (const SweepAxis* axis : sweep_columns(sweep)) {
     out += ',';
     append_text_cell(out, axis->key);
   }
   out += ",seed";
-  for (const std::string& m : sweep_metric_names()) out += "," + m;
+  for (const std::string& m : metrics) out += "," + m;
   out += '\n';
   return out;
 }
 
-std::string sweep_result_row(const SweepPoint& point, std::uint64_t seed, const RunSummary& summary,
-                             const RunResult& result) {
+std::string sweep_result_row(const SweepPoint& point, std::uint64_t seed, const std::string& metric_cells) {
   std::string out = std::to_string(point.id);
   for (const SweepValue* v : point.values) {
     out += ',';
     append_text_cell(out, v->cell);
   }
-  out += fmt::format(",{}", seed);
+  return out + fmt::format(",{}", seed) + metric_cells;
+}
+
+std::string run_metric_cells(const RunSummary& summary, const RunResult& result) {
+  std::string out;
   for (std::size_t g = 0; g <= kJobTypes.size(); ++g) {
     const GroupStats& s = g == 0 ? summary.overall : summary.by_type[static_cast<std::size_t>(kJobTypes[g - 1])];
     if (s.jobs == 0) {
@@ -209,8 +212,9 @@ void SweepJournal::append(RunKey key, const std::string& row) {
   rows_[key] = row;
 }
 
-void write_sweep_results(const std::string& dir, const SweepFile& sweep, const std::map<RunKey, std::string>& rows) {
-  std::string text = sweep_results_header(sweep);
+void write_sweep_results(const std::string& dir, const SweepFile& sweep, const std::vector<std::string>& metrics,
+                         const std::map<RunKey, std::string>& rows) {
+  std::string text = sweep_results_header(sweep, metrics);
   for (const auto& [key, row] : rows) {  // a std::map: sorted by point, then seed
     text += row;
     text += '\n';

@@ -22,18 +22,20 @@
 
 namespace acmesim {
 
-/// The metric columns of results.csv, after `seed`: per group (all, then each job type) job count
-/// and queueing delay and JCT mean/median/p95/p99; then GPU allocation, makespan, interruptions,
-/// failure and recovery figures, ETTR, events and the fingerprint.
-const std::vector<std::string>& sweep_metric_names();
-
-/// results.csv's header line (with its newline).
-std::string sweep_results_header(const SweepFile& sweep);
-
-/// One run's row of results.csv (without a newline). An empty cell is a figure that does not
+/// The metric columns of a run sweep's results.csv, after `seed`: per group (all, then each job
+/// type) job count and queueing delay and JCT mean/median/p95/p99; then GPU allocation,
+/// makespan, interruptions, failure and recovery figures, ETTR, events and the fingerprint.
+const std::vector<std::string>& run_metric_names();
+/// One run's cells of those columns, each after a comma. An empty cell is a figure that does not
 /// exist (a job type with no jobs; ETTR of a run without the group).
-std::string sweep_result_row(const SweepPoint& point, std::uint64_t seed, const RunSummary& summary,
-                             const RunResult& result);
+std::string run_metric_cells(const RunSummary& summary, const RunResult& result);
+
+/// results.csv's header line (with its newline): point, the axes, seed, `metrics`.
+std::string sweep_results_header(const SweepFile& sweep, const std::vector<std::string>& metrics);
+
+/// One run's row of results.csv (without a newline): its point, axis values, seed, then
+/// `metric_cells` (each after a comma).
+std::string sweep_result_row(const SweepPoint& point, std::uint64_t seed, const std::string& metric_cells);
 
 /// Identifies one run of a sweep: its point and seed.
 struct RunKey {
@@ -71,7 +73,8 @@ class SweepJournal {
 };
 
 /// Writes DIR/results.csv from `rows` (every run of the plan), sorted by point and seed.
-void write_sweep_results(const std::string& dir, const SweepFile& sweep, const std::map<RunKey, std::string>& rows);
+void write_sweep_results(const std::string& dir, const SweepFile& sweep, const std::vector<std::string>& metrics,
+                         const std::map<RunKey, std::string>& rows);
 
 /// results.csv as read back: its header, and per row its cells as text.
 struct ResultsTable {

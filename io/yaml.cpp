@@ -139,6 +139,27 @@ YAML::Node load(const std::string& file, const std::string& text) {
   }
 }
 
+void set_key(YAML::Node root, const std::string& key, const std::string& value_text, const std::string& place) {
+  const YAML::Node value = load(place, value_text);
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  if (parts.empty()) throw input_error(place, "override", "a dotted key, e.g. cluster.nodes", key);
+  std::vector<YAML::Node> path{root};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node child = path.back()[parts[i]];
+    if (child && child.IsScalar()) {
+      const std::string name = child.Scalar();
+      path.back()[parts[i]] = YAML::Node{YAML::NodeType::Map};
+      path.back()[parts[i]]["name"] = name;
+    } else if (!child || !child.IsMap()) {
+      path.back()[parts[i]] = YAML::Node{YAML::NodeType::Map};
+    }
+    path.push_back(path.back()[parts[i]]);
+  }
+  path.back()[parts.back()] = value.IsNull() ? YAML::Node{""} : value;
+}
+
 Node parse_text(const std::string& file, const std::string& text, const std::string& what,
                 const std::vector<Override>& overridden) {
   return Node{file, load(file, text), what, overridden};

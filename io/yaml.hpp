@@ -191,6 +191,11 @@ std::string read_file(const std::string& path, const std::string& what);
 /// Only the parsing step, for a loader that edits the tree before reading it (scenario --set).
 YAML::Node load(const std::string& file, const std::string& text);
 
+/// Sets the dotted `key` of the mapping `root` to the YAML text `value` (parsed, errors placed at
+/// `place`), creating maps on the way. A scalar on the way (a policy slot's `scheduler: fifo`)
+/// becomes {name: fifo} when a key is set under it. What `--set` and sweep axes do.
+void set_key(YAML::Node root, const std::string& key, const std::string& value, const std::string& place);
+
 /// Runs `read` and turns any yaml-cpp exception it lets out into an InputError at `file`, so a
 /// loader never throws anything but InputError whatever yaml-cpp does inside it.
 template <class Read>

@@ -28,12 +28,9 @@ double percentile(std::vector<double> v, double q) {
 
 }  // namespace
 
-std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const Catalog& catalog,
-                                                  const std::string& out_dir) {
-  const EvalClusterConfig file_config = load_eval_cluster_config(file);
+EvalClusterPolicyResult eval_cluster_run(const EvalClusterConfig& file_config, const Trace& trace,
+                                         const EvalClusterPolicy& listed, const Catalog& catalog, RunResult* run_out) {
   const Scenario& scenario = file_config.scenario;
-  const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
-
   ClusterEvalConfig config;
   config.suite = &file_config.suite;
   config.checkpoint_bytes = file_config.checkpoint_bytes;
@@ -46,30 +43,61 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
   config.cpus_per_gpu =
       scenario.cluster.cpus_per_node > 0 ? scenario.cluster.cpus_per_node / scenario.cluster.gpus_per_node : 0;
   config.pretraining = file_config.pretraining;
+  const auto policy = catalog.evaluations.make(listed.args);
+  config.policy = policy.get();
+  ClusterEvaluation hook{config};
+  SimulationOptions options = simulation_options(scenario, trace);
+  options.hook = &hook;
+  Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
+  RunResult run = sim.run();
 
+  EvalClusterPolicyResult r;
+  r.policy = listed.label;
+  r.checkpoints = hook.checkpoints();
+  r.eval_gpu_ms = hook.eval_gpu_ms();
+  r.all_gpu_ms = run.allocated_gpu_ms;
+  for (const JobSpec& j : trace.jobs) {
+    if (j.type == JobType::Eval) r.trace_eval_gpu_ms += j.runtime.count() * j.demand.gpus;
+  }
+  r.fingerprint = run.fingerprint;
+  r.events = run.events;
+  for (const CheckpointRecord& ck : r.checkpoints) {
+    if (!ck.complete) throw SimulationError("a checkpoint evaluation did not finish by the end of the run");
+  }
+  if (run_out) *run_out = std::move(run);
+  return r;
+}
+
+EvalLatency eval_latency(const EvalClusterPolicyResult& result) {
+  EvalLatency l;
+  std::vector<double> minutes;
+  double wait = 0;
+  for (const CheckpointRecord& c : result.checkpoints) {
+    minutes.push_back(to_seconds(c.latency()) / 60.0);
+    wait += to_seconds(c.first_start - c.written) / 60.0;
+  }
+  l.checkpoints = minutes.size();
+  if (minutes.empty()) return l;
+  double sum = 0;
+  for (const double m : minutes) sum += m;
+  l.mean = sum / static_cast<double>(minutes.size());
+  l.first_wait_mean = wait / static_cast<double>(minutes.size());
+  l.median = percentile(minutes, 0.5);
+  l.p95 = percentile(minutes, 0.95);
+  l.max = *std::max_element(minutes.begin(), minutes.end());
+  return l;
+}
+
+std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const Catalog& catalog,
+                                                  const std::string& out_dir,
+                                                  const std::vector<ScenarioOverride>& overrides) {
+  const EvalClusterConfig file_config = load_eval_cluster_config(file, overrides);
+  const Scenario& scenario = file_config.scenario;
+  const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
   std::vector<EvalClusterPolicyResult> results;
   for (const EvalClusterPolicy& listed : file_config.policies) {
-    const auto policy = catalog.evaluations.make(listed.args);
-    ClusterEvalConfig c = config;
-    c.policy = policy.get();
-    ClusterEvaluation hook{c};
-    SimulationOptions options = simulation_options(scenario, trace);
-    options.hook = &hook;
-    Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
-    const RunResult run = sim.run();
-
-    EvalClusterPolicyResult r;
-    r.policy = listed.label;
-    r.checkpoints = hook.checkpoints();
-    r.eval_gpu_ms = hook.eval_gpu_ms();
-    r.all_gpu_ms = run.allocated_gpu_ms;
-    for (const JobSpec& j : trace.jobs) {
-      if (j.type == JobType::Eval) r.trace_eval_gpu_ms += j.runtime.count() * j.demand.gpus;
-    }
-    r.fingerprint = run.fingerprint;
-    for (const CheckpointRecord& ck : r.checkpoints) {
-      if (!ck.complete) throw SimulationError("a checkpoint evaluation did not finish by the end of the run");
-    }
+    RunResult run;
+    EvalClusterPolicyResult r = eval_cluster_run(file_config, trace, listed, catalog, &run);
     if (!out_dir.empty()) {
       fs::create_directories(out_dir);
       std::ofstream csv(fs::path(out_dir) / fmt::format("checkpoints_{}.csv", listed.tag));
@@ -96,21 +124,9 @@ std::string eval_cluster_table(const std::vector<EvalClusterPolicyResult>& resul
   out += fmt::format("{:<28} {:>6} {:>9} {:>9} {:>9} {:>9} {:>11} {:>10} {:>10}\n", "", "", "(min)", "(min)", "(min)",
                      "(min)", "(min)", "(spawned)", "");
   for (const EvalClusterPolicyResult& r : results) {
-    std::vector<double> lat;
-    double wait = 0;
-    for (const CheckpointRecord& c : r.checkpoints) {
-      lat.push_back(to_seconds(c.latency()) / 60.0);
-      wait += to_seconds(c.first_start - c.written) / 60.0;
-    }
-    double mean = 0;
-    for (double l : lat) mean += l;
-    if (!lat.empty()) {
-      mean /= static_cast<double>(lat.size());
-      wait /= static_cast<double>(lat.size());
-    }
+    const EvalLatency l = eval_latency(r);
     out += fmt::format("{:<28} {:>6} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>11.1f} {:>10.1f} {:>10.0f}\n", r.policy,
-                       r.checkpoints.size(), mean, percentile(lat, 0.5), percentile(lat, 0.95),
-                       lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end()), wait,
+                       l.checkpoints, l.mean, l.median, l.p95, l.max, l.first_wait_mean,
                        static_cast<double>(r.eval_gpu_ms) / 3.6e6, static_cast<double>(r.all_gpu_ms) / 3.6e6);
   }
   out +=
@@ -119,8 +135,9 @@ std::string eval_cluster_table(const std::vector<EvalClusterPolicyResult>& resul
   return out;
 }
 
-int run_eval_cluster(const std::string& file, const std::string& out_dir, const Catalog& catalog) {
-  const auto results = eval_cluster(file, catalog, out_dir);
+int run_eval_cluster(const std::string& file, const std::string& out_dir, const Catalog& catalog,
+                     const std::vector<ScenarioOverride>& overrides) {
+  const auto results = eval_cluster(file, catalog, out_dir, overrides);
   fmt::print("{}", eval_cluster_table(results));
   if (!out_dir.empty()) fmt::print("wrote {}/checkpoints_<policy>.csv\n", out_dir);
   return 0;

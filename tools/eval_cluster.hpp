@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scenario.hpp"
 #include "sim/policy_api/catalog.hpp"
 #include "sim/run/cluster_eval.hpp"
 
@@ -28,12 +29,34 @@ struct EvalClusterPolicyResult {
   std::int64_t trace_eval_gpu_ms = 0;  // Eval jobs of the trace, for scale
   std::int64_t all_gpu_ms = 0;         // every job's
   std::string fingerprint;
+  std::uint64_t events = 0;
 };
 
-/// Runs the file's workload once per policy. `out_dir` empty = write nothing.
+struct EvalClusterConfig;
+struct EvalClusterPolicy;
+struct Trace;
+
+/// One run of the file's workload under one evaluation policy. `run`, if given, receives the
+/// cluster run's result.
+EvalClusterPolicyResult eval_cluster_run(const EvalClusterConfig& config, const Trace& trace,
+                                         const EvalClusterPolicy& policy, const Catalog& catalog,
+                                         RunResult* run = nullptr);
+
+/// Feedback latency of one policy's checkpoints, in minutes: written -> every metric computed.
+struct EvalLatency {
+  std::size_t checkpoints = 0;
+  double mean = 0, median = 0, p95 = 0, max = 0;  // nearest-rank percentiles
+  double first_wait_mean = 0;                     // written -> first trial started
+};
+EvalLatency eval_latency(const EvalClusterPolicyResult& result);
+
+/// Runs the file's workload once per policy, with `overrides` (--set, --seed) applied. `out_dir`
+/// empty = write nothing.
 std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const Catalog& catalog,
-                                                  const std::string& out_dir);
+                                                  const std::string& out_dir,
+                                                  const std::vector<ScenarioOverride>& overrides = {});
 std::string eval_cluster_table(const std::vector<EvalClusterPolicyResult>& results);
-int run_eval_cluster(const std::string& file, const std::string& out_dir, const Catalog& catalog);
+int run_eval_cluster(const std::string& file, const std::string& out_dir, const Catalog& catalog,
+                     const std::vector<ScenarioOverride>& overrides = {});
 
 }  // namespace acmesim

@@ -11,12 +11,14 @@
 #include <filesystem>
 #include <set>
 
+#include "io/eval_cluster_config.hpp"
 #include "io/output_file.hpp"
 #include "io/outputs.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fingerprint.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
+#include "tools/eval_cluster.hpp"
 
 namespace acmesim {
 
@@ -30,6 +32,12 @@ double scheduler_weight(const std::string& scheduler) {
   if (scheduler == "conservative-backfill") return 5;
   if (scheduler == "easy-backfill" || scheduler == "slurm") return 2;
   return 1;
+}
+
+/// A number for a terminal table: whole from 100 on (no exponents), else `digits` significant.
+std::string shown_number(double v, int digits) {
+  if (std::abs(v) >= 100) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.{}g}", v, digits);
 }
 
 std::string run_folder(RunKey key) { return fmt::format("{}-s{}", key.point, key.seed); }
@@ -58,7 +66,15 @@ std::string SweepRuns::plan_hash() const {
 
 Scenario SweepRuns::scenario_of(RunKey key) const {
   const std::lock_guard lock{parse_mutex_};
+  if (sweep_.kind == SweepKind::EvalCluster) return sweep_eval_config(sweep_, points_.at(key.point), key.seed).scenario;
   return sweep_scenario(sweep_, points_.at(key.point), key.seed);
+}
+
+const std::vector<std::string>& SweepRuns::metric_names() const {
+  static const std::vector<std::string> eval_metrics{
+      "checkpoints",         "latency_mean_min", "latency_median_min", "latency_p95_min", "latency_max_min",
+      "first_wait_mean_min", "eval_gpu_hours",   "all_gpu_hours",      "events",          "fingerprint"};
+  return sweep_.kind == SweepKind::EvalCluster ? eval_metrics : run_metric_names();
 }
 
 const Trace& SweepRuns::trace_of(const Scenario& scenario) const {
@@ -66,9 +82,7 @@ const Trace& SweepRuns::trace_of(const Scenario& scenario) const {
 }
 
 void SweepRuns::read_traces(const std::vector<RunKey>& runs, spdlog::logger& log) {
-  std::set<std::size_t> seen_points;
-  for (const RunKey& key : runs) {
-    if (!seen_points.insert(key.point).second) continue;
+  for (const RunKey& key : runs) {  // by run, not by point: a trace can differ per seed ("{seed}")
     const Scenario scenario = scenario_of(key);
     const std::pair<std::string, bool> id{scenario.trace_path, scenario.skip_bad_rows};
     if (traces_.count(id)) continue;
@@ -87,6 +101,26 @@ double SweepRuns::expected_cost(RunKey key) const {
 }
 
 std::string SweepRuns::run(RunKey key, const std::string& out) const {
+  return sweep_.kind == SweepKind::EvalCluster ? run_eval_cluster(key) : run_scenario(key, out);
+}
+
+std::string SweepRuns::run_eval_cluster(RunKey key) const {
+  EvalClusterConfig config;
+  {
+    const std::lock_guard lock{parse_mutex_};
+    config = sweep_eval_config(sweep_, points_.at(key.point), key.seed);
+  }
+  const Trace& trace = trace_of(config.scenario);
+  const EvalClusterPolicyResult r = eval_cluster_run(config, trace, config.policies.front(), catalog_);
+  const EvalLatency l = eval_latency(r);
+  return sweep_result_row(
+      points_.at(key.point), key.seed,
+      fmt::format(",{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{}", l.checkpoints, l.mean, l.median, l.p95,
+                  l.max, l.first_wait_mean, static_cast<double>(r.eval_gpu_ms) / 3.6e6,
+                  static_cast<double>(r.all_gpu_ms) / 3.6e6, r.events, r.fingerprint));
+}
+
+std::string SweepRuns::run_scenario(RunKey key, const std::string& out) const {
   Scenario scenario;
   Policies policies;
   {
@@ -102,7 +136,7 @@ std::string SweepRuns::run(RunKey key, const std::string& out) const {
     write_outputs((fs::path(out) / "runs" / run_folder(key)).string(), scenario, trace, result, summary, {},
                   sweep_.keep);
   }
-  return sweep_result_row(points_.at(key.point), key.seed, summary, result);
+  return sweep_result_row(points_.at(key.point), key.seed, run_metric_cells(summary, result));
 }
 
 void RunQueue::push(RunKey key) {
@@ -234,7 +268,7 @@ SweepReport run_sweep(SweepRuns& runs, const SweepOptions& options, RemoteWorker
     pool.join();
     report.ran = todo.size();
   }
-  write_sweep_results(options.out, runs.sweep(), journal.rows());
+  write_sweep_results(options.out, runs.sweep(), runs.metric_names(), journal.rows());
   return report;
 }
 
@@ -329,8 +363,8 @@ std::string summarize_sweep(const std::string& dir, const std::vector<std::strin
     for (const std::size_t m : shown_columns) {
       const MetricSummary& s = summaries[m];
       line.push_back(s.n == 0  ? "-"
-                     : s.n < 2 ? fmt::format("{:.4g}", s.mean)
-                               : fmt::format("{:.4g} ± {:.2g}", s.mean, (s.ci_high - s.ci_low) / 2));
+                     : s.n < 2 ? shown_number(s.mean, 4)
+                               : shown_number(s.mean, 4) + " ± " + shown_number((s.ci_high - s.ci_low) / 2, 2));
     }
     pretty.push_back(line);
     begin = end;

@@ -39,6 +39,8 @@ class SweepRuns {
   /// A hash of sweep_plan_text(): the identity of the plan a journal belongs to.
   std::string plan_hash() const;
   std::string plan_text() const { return sweep_plan_text(sweep_, points_); }
+  /// results.csv's metric columns: a run's (run_metric_names()) or an evaluation run's.
+  const std::vector<std::string>& metric_names() const;
 
   /// Reads the distinct traces of `runs` (once each), logging each on `log`.
   void read_traces(const std::vector<RunKey>& runs, spdlog::logger& log);
@@ -50,8 +52,11 @@ class SweepRuns {
   std::string run(RunKey key, const std::string& out) const;
 
  private:
+  /// The scenario of a run (for an eval-cluster sweep, its file's scenario).
   Scenario scenario_of(RunKey key) const;
   const Trace& trace_of(const Scenario& scenario) const;
+  std::string run_scenario(RunKey key, const std::string& out) const;
+  std::string run_eval_cluster(RunKey key) const;
 
   SweepFile sweep_;
   const Catalog& catalog_;

@@ -94,3 +94,16 @@ TEST_CASE("Every path given with --set is relative to the working directory, eve
   CHECK(run_in("run sub/s.yaml --set failures.name=replay --set failures.file=../events.csv") == 2);
   CHECK(slurp(dir / "stderr.txt").find("../events.csv: cannot open the file") != std::string::npos);
 }
+
+TEST_CASE("eval-cluster takes --set for its own keys and its scenario's, and --seed", "[cli]") {
+  const auto [dir, code] =
+      run_command("cli-eval-set", "eval-cluster --set policies=decoupled --set cluster.nodes=200 --seed 2");
+  INFO(slurp(dir / "stderr.txt"));
+  REQUIRE(code == 0);
+  const std::string table = slurp(dir / "stdout.txt");
+  CHECK(table.find("\ndecoupled ") != std::string::npos);
+  CHECK(table.find("\ncoupled ") == std::string::npos);
+  const auto [bad, bad_code] = run_command("cli-eval-set-bad", "eval-cluster --set plan_nodes=0");
+  CHECK(bad_code == 2);
+  CHECK(slurp(bad / "stderr.txt") == "error: --set plan_nodes: plan_nodes: expected a whole number >= 1, found '0'\n");
+}

@@ -74,6 +74,12 @@ TEST_CASE("a mapping value is applied whole and shown as flow YAML") {
   CHECK(sweep_scenario(sweep, sweep_points(sweep)[1], 7).failures.name() == "node-mtbf");
 }
 
+TEST_CASE("{seed} in a value is each run's seed, so that every seed can read its own trace") {
+  const SweepFile sweep = sweep_of("set:\n  trace: w_s{seed}.csv\nseeds: [4, 12]\n");
+  CHECK(sweep_scenario(sweep, sweep_points(sweep)[0], 4).trace_path == "dir/w_s4.csv");
+  CHECK(sweep_scenario(sweep, sweep_points(sweep)[0], 12).trace_path == "dir/w_s12.csv");
+}
+
 TEST_CASE("a sweep without axes is one point, and the plan ignores names, comments and keep") {
   const SweepFile a = sweep_of("seeds: 3\n");
   CHECK(sweep_points(a).size() == 1);
@@ -141,4 +147,23 @@ TEST_CASE("every bundled sweep file is valid") {
     const SweepFile sweep = load_sweep(entry.path().string());
     CHECK_NOTHROW(validate_sweep(sweep, sweep_points(sweep), builtin_catalog()));
   }
+}
+
+TEST_CASE("a sweep over an eval-cluster file runs one evaluation policy per run") {
+  const std::string base = "base: " + kSource + "/configs/eval/acme_week.yaml\n";
+  const SweepFile sweep =
+      parse_sweep("dir/e.yaml", base + "axes:\n  policies: [coupled, decoupled]\n  cluster.nodes: [200]\n");
+  CHECK(sweep.kind == SweepKind::EvalCluster);
+  const std::vector<SweepPoint> points = sweep_points(sweep);
+  CHECK_NOTHROW(validate_sweep(sweep, points, builtin_catalog()));
+  const EvalClusterConfig config = sweep_eval_config(sweep, points[1], 3);
+  CHECK(config.policies.size() == 1);
+  CHECK(config.policies.front().label == "decoupled");
+  CHECK(config.scenario.cluster.gpu_nodes == 200);
+  CHECK(config.seed == 3);
+  CHECK(config.scenario.seed == 3);
+  const SweepFile both = parse_sweep("dir/e.yaml", base + "axes:\n  cluster.nodes: [200]\n");
+  CHECK_THROWS_WITH(validate_sweep(both, sweep_points(both), builtin_catalog()),
+                    "dir/e.yaml: policies: expected one evaluation policy per run of an eval-cluster sweep (make it "
+                    "an axis: policies: [coupled, decoupled]), found '2 policies'");
 }

@@ -171,7 +171,7 @@ TEST_CASE("summarizing a sweep writes one row per point and metric and prints th
   CHECK(std::count(table.begin(), table.end(), '\n') == 5);
   const std::string csv = slurp(out / "summary.csv");
   CHECK(csv.rfind("point,cluster.nodes,scheduler,metric,seeds,mean,sd,ci95_low,ci95_high\n", 0) == 0);
-  const std::size_t numeric_metrics = sweep_metric_names().size() - 1;  // all but the fingerprint
+  const std::size_t numeric_metrics = run_metric_names().size() - 1;  // all but the fingerprint
   CHECK(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')) == 1 + 4 * numeric_metrics);
   CHECK_THROWS_WITH(summarize_sweep(out.string(), {"eval_queue_men_s"}),
                     Catch::Contains("found 'eval_queue_men_s' (did you mean 'eval_queue_mean_s'?)"));
@@ -194,3 +194,26 @@ TEST_CASE("acmesim sweep under mpiexec on two ranks writes the same results.csv 
   CHECK(fs::exists(out / "summary.csv"));
 }
 #endif
+
+TEST_CASE("an evaluation sweep writes each policy's feedback latency, and decoupled feedback comes sooner") {
+  const fs::path file = scratch_dir() / "evaluation-sweep.yaml";
+  std::ofstream(file) << "base: " << kSource
+                      << "/configs/eval/acme_week.yaml\naxes:\n  policies: [coupled, decoupled]\n";
+  const Catalog catalog = builtin_catalog();
+  SweepRuns runs{load_sweep(file.string()), catalog};
+  SweepOptions options;
+  options.out = (scratch_dir() / "evaluation-sweep").string();
+  fs::remove_all(options.out);
+  spdlog::logger log = quiet_log();
+  run_sweep(runs, options, nullptr, log);
+  const ResultsTable table = read_sweep_results(options.out + "/results.csv");
+  REQUIRE(table.rows.size() == 2);
+  const auto column = [&table](const std::string& name) {
+    return static_cast<std::size_t>(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
+  };
+  const std::size_t latency = column("latency_mean_min");
+  REQUIRE(latency < table.header.size());
+  CHECK(table.rows[0][column("policies")] == "coupled");
+  CHECK(std::stod(table.rows[1][latency]) < std::stod(table.rows[0][latency]));
+  CHECK(std::stoi(table.rows[0][column("checkpoints")]) > 0);
+}
