@@ -3,6 +3,9 @@
 (mean ± half the 95 % confidence interval over the seeds). Standard library only.
 
     scripts/sweep_pivot.py out/capacity/summary.csv cluster.nodes scheduler eval_queue_mean_s
+    scripts/sweep_pivot.py out/evaluation/summary.csv cluster.nodes policies latency_mean_min pretraining=[]
+
+Arguments after the metric, AXIS=VALUE, keep only the points with that value of a third axis.
 """
 import csv
 import sys
@@ -13,11 +16,13 @@ def number(v: float, digits: int) -> str:
 
 
 def main() -> int:
-    if len(sys.argv) != 5:
+    if len(sys.argv) < 5 or any("=" not in w for w in sys.argv[5:]):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    path, down, across, metric = sys.argv[1:]
-    rows = [r for r in csv.DictReader(open(path, newline="")) if r["metric"] == metric]
+    path, down, across, metric = sys.argv[1:5]
+    where = [w.split("=", 1) for w in sys.argv[5:]]
+    rows = [r for r in csv.DictReader(open(path, newline=""))
+            if r["metric"] == metric and all(r.get(k) == v for k, v in where)]
     if not rows:
         print(f"{path}: metric: expected a metric of the file, found '{metric}'", file=sys.stderr)
         return 2
