@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "app/log.hpp"
 #include "io/acme_trace.hpp"
@@ -41,6 +42,15 @@ CLI::Validator in_range(T min, T max) {
                            min, max, text.substr(0, 80));
       },
       fmt::format("in [{}, {}]", min, max));
+}
+
+/// Adds `--set KEY=VALUE` to `command`: one value per flag, repeatable, so that a positional
+/// argument after it stays positional (`run --set cluster.nodes=300 seren.yaml`).
+inline CLI::Option* add_set_option(CLI::App& command, std::vector<std::string>& sets, const std::string& help) {
+  return command.add_option("--set", sets, help)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 /// Reads the trace at `path` with progress on `log`, a line when done and a warning for skipped rows.

@@ -28,10 +28,7 @@ void add_compare(CLI::App& app, Context& context) {
       ->delimiter(',');
   cmd->add_option("-o,--out", args->out,
                   "Directory for compare.csv and compare.txt (default: out/<scenario name>-compare)");
-  cmd->add_option("--set", args->sets, "Override a scenario key, as for `run`")
-      ->expected(1)
-      ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*cmd, args->sets, "Override a scenario key, as for `run`");
   cmd->add_option("-j,--threads", args->threads,
                   "Worker threads (default: one per hardware thread); results do not depend on it")
       ->check(in_range<std::uint64_t>(1, 4096));

@@ -35,12 +35,9 @@ void add_eval_cluster(CLI::App& app, Context& context) {
   cmd->add_option("file", args->file, "eval-cluster YAML (default: configs/eval/acme_week.yaml)")
       ->check(CLI::ExistingFile);
   cmd->add_option("-o,--out", args->out, "Write checkpoints_<policy>.csv here (default: nothing)");
-  cmd->add_option("--set", args->sets,
-                  "Override a key: the file's own (plan_nodes=8, policies=decoupled, noise=0.3) or its "
-                  "scenario's (cluster.nodes=200, scheduler=acme); paths relative to the working directory")
-      ->expected(1)
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*cmd, args->sets,
+                 "Override a key: the file's own (plan_nodes=8, policies=decoupled, noise=0.3) or its "
+                 "scenario's (cluster.nodes=200, scheduler=acme); paths relative to the working directory");
   cmd->add_option("--seed", args->seed, "Seed of the scenario and of the evaluation draws (overrides both)");
   add_log_options(*cmd, context.log);
   cmd->callback([args, &context] {

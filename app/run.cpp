@@ -105,12 +105,9 @@ void add_run(CLI::App& app, Context& context) {
   cmd->add_option("scenario", args->scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
       ->check(CLI::ExistingFile);
   cmd->add_option("-o,--out", args->out, "Output directory (default: out/<scenario name>)");
-  cmd->add_option("--set", args->sets,
-                  "Override a scenario key, e.g. --set cluster.nodes=300 --set scheduler=replay "
-                  "--set trace=x.csv (paths given here are relative to the working directory)")
-      ->expected(1)
-      ->allow_extra_args(false)  // one value per --set: a scenario after it stays the scenario
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*cmd, args->sets,
+                 "Override a scenario key, e.g. --set cluster.nodes=300 --set scheduler=replay "
+                 "--set trace=x.csv (paths given here are relative to the working directory)");
   cmd->add_option("--seed", args->seed,
                   "Seed of every random stream, a whole number in [0, 2^64) (overrides the scenario's)");
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows,

@@ -55,8 +55,9 @@ printf '%s\n%%%%\nscheduler=acme\nscheduler.quota_share={Pretrain: 0.9}\nseed=7\
   > "$seeds/fuzz_scenario/seren-with-overrides.yaml"
 i=0
 for file in configs/profiles/*.yaml configs/eval/opencompass63.yaml configs/eval/acme_week*.yaml \
-  configs/reference/*.yaml; do
+  configs/reference/*.yaml configs/sweeps/*.yaml; do
   case "$file" in
+    configs/sweeps/*) selector='\x04' ;;
     configs/profiles/*) selector='\x00' ;;
     configs/eval/opencompass63.yaml) selector='\x01' ;;
     configs/eval/*) selector='\x02' ;;
@@ -65,6 +66,8 @@ for file in configs/profiles/*.yaml configs/eval/opencompass63.yaml configs/eval
   { printf "$selector"; cat "$file"; } > "$seeds/fuzz_config_files/$i-$(basename "$file")"
   i=$((i + 1))
 done
+printf '\x04base: {trace: t.csv, cluster: {nodes: 10}}\naxes:\n  cluster.nodes: {from: 2, to: 8, step: 2}\n  scheduler: [fifo, acme]\nzip:\n  - {recovery.name: [manual, auto], recovery.mode: [sync, async]}\nseeds: [1, 5]\n' \
+  > "$seeds/fuzz_config_files/inline-sweep.yaml"
 printf 'time_s,node,event,reason\n600,0,fail,NVLinkError\n2400,0,repair,\n3000,3,fail,\n' \
   > "$seeds/fuzz_node_events/events.csv"
 for target in fuzz_trace fuzz_scenario fuzz_config_files fuzz_node_events; do

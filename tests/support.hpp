@@ -1,6 +1,8 @@
 #pragma once
 // Small builders shared by the tests.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +19,8 @@
 #include "policies/catalog.hpp"
 #include "sim/policy_api/policies.hpp"
 #include "sim/run/simulation.hpp"
+
+extern char** environ;
 
 namespace acmesim::testing {
 
@@ -41,6 +45,31 @@ inline std::pair<std::filesystem::path, int> run_command(const std::string& case
       fmt::format("cd '{}' && '{}' {} > stdout.txt 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
   const int status = std::system(command.c_str());
   return {dir, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+/// Starts the acmesim binary with `args` (the words after the program's name), stderr to
+/// /dev/null, without waiting: for tests that kill or interrupt it. Its pid, or -1 if it could
+/// not start.
+inline pid_t spawn_acmesim(std::vector<std::string> args) {
+  std::vector<std::string> words{ACMESIM_BINARY};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, ACMESIM_BINARY, &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+/// Waits for `pid`: its exit code, or 128 + the signal that ended it; -1 if it cannot be waited for.
+inline int wait_for_exit(pid_t pid) {
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /// The whole file as bytes ("" if it cannot be read).

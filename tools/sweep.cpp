@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <set>
 
 #include "io/eval_cluster_config.hpp"
 #include "io/output_file.hpp"
@@ -85,20 +84,20 @@ void SweepRuns::read_traces(const std::vector<RunKey>& runs, spdlog::logger& log
   for (const RunKey& key : runs) {  // by run, not by point: a trace can differ per seed ("{seed}")
     const Scenario scenario = scenario_of(key);
     const std::pair<std::string, bool> id{scenario.trace_path, scenario.skip_bad_rows};
-    if (traces_.count(id)) continue;
-    const auto start = std::chrono::steady_clock::now();
-    Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
-    log.info("read {} jobs from {} in {:.2f}s", trace.jobs.size(), trace.path,
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (trace.rows_skipped > 0) log.warn("skipped {} bad rows of {}", trace.rows_skipped, trace.path);
-    traces_.emplace(id, std::move(trace));
+    auto found = traces_.find(id);
+    if (found == traces_.end()) {
+      const auto start = std::chrono::steady_clock::now();
+      Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
+      log.info("read {} jobs from {} in {:.2f}s", trace.jobs.size(), trace.path,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (trace.rows_skipped > 0) log.warn("skipped {} bad rows of {}", trace.rows_skipped, trace.path);
+      found = traces_.emplace(id, std::move(trace)).first;
+    }
+    costs_[key] = static_cast<double>(found->second.jobs.size()) * scheduler_weight(scenario.scheduler.name());
   }
 }
 
-double SweepRuns::expected_cost(RunKey key) const {
-  const Scenario scenario = scenario_of(key);
-  return static_cast<double>(trace_of(scenario).jobs.size()) * scheduler_weight(scenario.scheduler.name());
-}
+double SweepRuns::expected_cost(RunKey key) const { return costs_.at(key); }
 
 std::string SweepRuns::run(RunKey key, const std::string& out) const {
   return sweep_.kind == SweepKind::EvalCluster ? run_eval_cluster(key) : run_scenario(key, out);

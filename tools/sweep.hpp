@@ -42,10 +42,10 @@ class SweepRuns {
   /// results.csv's metric columns: a run's (run_metric_names()) or an evaluation run's.
   const std::vector<std::string>& metric_names() const;
 
-  /// Reads the distinct traces of `runs` (once each), logging each on `log`.
+  /// Reads the distinct traces of `runs` (once each), logging each on `log`, and prices each run.
   void read_traces(const std::vector<RunKey>& runs, spdlog::logger& log);
   /// The relative cost of a run, to hand out the longest first: the jobs of its trace times a
-  /// weight of its scheduler (docs/studies.md "Balancing"). Needs its trace read.
+  /// weight of its scheduler (docs/studies.md, "On a cluster"). Needs read_traces() of the run.
   double expected_cost(RunKey key) const;
   /// Runs one (point, seed) and returns its results.csv row; writes the kept outputs under
   /// `out`/runs/<point>-s<seed>/. Safe to call from several threads at once.
@@ -62,6 +62,7 @@ class SweepRuns {
   const Catalog& catalog_;
   std::vector<SweepPoint> points_;
   std::map<std::pair<std::string, bool>, Trace> traces_;  // (path, skip_bad_rows)
+  std::map<RunKey, double> costs_;                        // expected_cost() of the runs read for
   mutable std::mutex parse_mutex_;  // scenarios are read one at a time (yaml-cpp), runs in parallel
 };
 

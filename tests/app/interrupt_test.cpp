@@ -15,8 +15,6 @@
 
 #include "tests/support.hpp"
 
-extern char** environ;
-
 namespace {
 
 using acmesim::testing::kSource;
@@ -28,27 +26,13 @@ const std::vector<std::string> kOutputs{"jobs.csv", "timeline.csv", "summary.jso
 
 /// Starts `acmesim run <scenario> --set scheduler=<scheduler> -q -o <out>` (stderr discarded).
 pid_t start_run(const std::string& scheduler, const fs::path& out) {
-  const std::string scenario = kSource + "/configs/seren.yaml";
-  const std::string set = "scheduler=" + scheduler;
-  std::vector<std::string> words{ACMESIM_BINARY, "run", scenario, "--set", set, "-q", "-o", out.string()};
-  std::vector<char*> argv;
-  for (std::string& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  REQUIRE(posix_spawn(&pid, ACMESIM_BINARY, &actions, nullptr, argv.data(), environ) == 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = acmesim::testing::spawn_acmesim(
+      {"run", kSource + "/configs/seren.yaml", "--set", "scheduler=" + scheduler, "-q", "-o", out.string()});
+  REQUIRE(pid > 0);
   return pid;
 }
 
-/// Waits for `pid`; its exit code, or 128 + the signal that killed it.
-int wait_for(pid_t pid) {
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int wait_for(pid_t pid) { return acmesim::testing::wait_for_exit(pid); }
 
 double run_seconds(const std::string& scheduler, const fs::path& out) {
   const auto start = std::chrono::steady_clock::now();

@@ -21,8 +21,6 @@
 #include "policies/catalog.hpp"
 #include "tests/support.hpp"
 
-extern char** environ;
-
 namespace {
 
 using namespace acmesim;
@@ -52,24 +50,13 @@ fs::path sweep_in_process(const std::string& name, unsigned threads) {
 
 /// Starts `acmesim sweep <file> -o <out> -j 2 -q --no-summary`, stderr discarded.
 pid_t start_sweep(const std::string& file, const fs::path& out) {
-  std::vector<std::string> words{ACMESIM_BINARY, "sweep", file, "-o", out.string(), "-j", "2", "-q", "--no-summary"};
-  std::vector<char*> argv;
-  for (std::string& word : words) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  REQUIRE(posix_spawn(&pid, ACMESIM_BINARY, &actions, nullptr, argv.data(), environ) == 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid =
+      acmesim::testing::spawn_acmesim({"sweep", file, "-o", out.string(), "-j", "2", "-q", "--no-summary"});
+  REQUIRE(pid > 0);
   return pid;
 }
 
-int wait_for(pid_t pid) {
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int wait_for(pid_t pid) { return acmesim::testing::wait_for_exit(pid); }
 
 std::size_t journal_runs(const fs::path& dir) {
   std::ifstream in(dir / "journal");
