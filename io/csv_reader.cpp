@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -22,6 +24,15 @@ namespace acmesim::csv {
 namespace {
 
 constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
+constexpr std::size_t kSmallestBlock = std::size_t{1} << 12;
+
+/// The block a reader of a `file_bytes`-byte file reads at a time: 1 MiB, or less for a smaller
+/// file, so that a small file costs kilobytes of buffers, not megabytes (a fuzzer opens one per
+/// input). A gzip file's inflated data is larger than the file: its blocks stay larger too.
+std::size_t block_for(std::size_t file_bytes, bool gzip) {
+  const std::size_t want = gzip ? 8 * file_bytes : file_bytes + 1;
+  return std::clamp(std::bit_ceil(std::max<std::size_t>(want, 1)), kSmallestBlock, kBlockBytes);
+}
 
 /// A file read with read(2): no stdio or iostream buffer between the kernel and the reader.
 class FileSource final : public ByteSource {
@@ -48,8 +59,8 @@ class FileSource final : public ByteSource {
 /// cut stream is an InputError, never an early end: a shorter trace would be a silent lie.
 class InflateSource final : public ByteSource {
  public:
-  InflateSource(std::string path, std::unique_ptr<ByteSource> file)
-      : path_{std::move(path)}, file_{std::move(file)}, in_(kBlockBytes) {
+  InflateSource(std::string path, std::unique_ptr<ByteSource> file, std::size_t block)
+      : path_{std::move(path)}, file_{std::move(file)}, in_(block) {
     // 16 + MAX_WBITS: a gzip wrapper, not a raw or zlib stream.
     if (inflateInit2(&z_, 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
   }
@@ -104,8 +115,8 @@ class InflateSource final : public ByteSource {
 /// inflating overlaps with parsing. An exception of `inner` is rethrown by read().
 class PrefetchSource final : public ByteSource {
  public:
-  explicit PrefetchSource(std::unique_ptr<ByteSource> inner) : inner_{std::move(inner)} {
-    for (std::size_t i = 0; i < kBlocks; ++i) free_.emplace_back(kBlockBytes);
+  PrefetchSource(std::unique_ptr<ByteSource> inner, std::size_t block) : inner_{std::move(inner)}, block_{block} {
+    for (std::size_t i = 0; i < kBlocks; ++i) free_.emplace_back(block_);
     thread_ = std::thread([this] { produce(); });
   }
   ~PrefetchSource() override {
@@ -123,7 +134,7 @@ class PrefetchSource final : public ByteSource {
     if (taken_ == current_.size()) {
       std::unique_lock lock{mutex_};
       if (current_.capacity() > 0) {
-        current_.resize(kBlockBytes);
+        current_.resize(block_);
         free_.push_back(std::move(current_));
         current_.clear();
         taken_ = 0;
@@ -178,6 +189,7 @@ class PrefetchSource final : public ByteSource {
   }
 
   std::unique_ptr<ByteSource> inner_;
+  std::size_t block_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::vector<char>> full_;
@@ -206,12 +218,23 @@ CsvReader::CsvReader(const std::string& path, std::string_view what, BlankLines 
   unsigned char magic[2] = {};
   const bool gzip = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   compressed_ = gzip;
+  struct stat status {};
+  const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  block_ = regular ? block_for(static_cast<std::size_t>(status.st_size), gzip) : kBlockBytes;
   if (gzip) {
-    source_ = std::make_unique<PrefetchSource>(std::make_unique<InflateSource>(path, std::move(file)));
+    auto inflate = std::make_unique<InflateSource>(path, std::move(file), block_);
+    // A second thread pays only when there is much to inflate: a small file (a fuzzer's input, a
+    // test's trace) is inflated in place, without starting and joining a thread.
+    const bool large = !regular || static_cast<std::size_t>(status.st_size) >= kBlockBytes;
+    if (large) {
+      source_ = std::make_unique<PrefetchSource>(std::move(inflate), block_);
+    } else {
+      source_ = std::move(inflate);
+    }
   } else {
     source_ = std::move(file);
   }
-  buffer_.resize(2 * kBlockBytes);
+  buffer_.resize(2 * block_);
   data_ = buffer_.data();
 }
 
@@ -233,7 +256,7 @@ bool CsvReader::fill() {
     begin_ = 0;
     end_ = unread;
   }
-  if (buffer_.size() - end_ < kBlockBytes) buffer_.resize(std::max(2 * buffer_.size(), end_ + kBlockBytes));
+  if (buffer_.size() - end_ < block_) buffer_.resize(std::max(2 * buffer_.size(), end_ + block_));
   data_ = buffer_.data();
   const std::size_t n = source_->read(data_ + end_, buffer_.size() - end_);
   end_ += n;

@@ -7,9 +7,10 @@
 /// end with '\n' or "\r\n", the last one may lack it, and a UTF-8 byte order mark is skipped.
 ///
 /// Cost: one pass over the bytes. A line's cells are views into the reader's own buffer (one
-/// 1 MiB block plus the longest line), so a row costs no allocation; unquoting rewrites the cell
-/// in place. A gzip file is inflated by zlib on a second thread, a few blocks ahead of the
-/// parser, so inflating overlaps with parsing. Why not a CSV package: docs/design.md.
+/// 1 MiB block plus the longest line; smaller blocks for a file smaller than a block), so a row
+/// costs no allocation; unquoting rewrites the cell in place. A gzip file of 1 MiB or more is
+/// inflated by zlib on a second thread, a few blocks ahead of the parser, so inflating overlaps
+/// with parsing; a smaller one is inflated in place. Why not a CSV package: docs/design.md.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -72,7 +73,8 @@ class CsvReader {
   std::unique_ptr<ByteSource> source_;
   BlankLines blank_;
   std::vector<char> buffer_;
-  char* data_ = nullptr;  // the bytes: buffer_ (from a source) or the caller's text
+  std::size_t block_ = 0;  // bytes read at a time: 1 MiB, less for a small file
+  char* data_ = nullptr;   // the bytes: buffer_ (from a source) or the caller's text
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool exhausted_ = false;

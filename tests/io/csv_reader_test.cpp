@@ -1,8 +1,11 @@
 #include "io/csv_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -114,6 +117,20 @@ TEST_CASE("A file read in blocks, plain or gzip, gives the rows and line numbers
     CHECK(lines == 60001);
     CHECK(rows == expected);
   }
+}
+
+TEST_CASE("A gzip file of a MiB or more, inflated ahead on a second thread, gives the rows of the same text") {
+  // Random numbers compress poorly, so the gzip file itself passes 1 MiB (the threshold for the thread).
+  std::mt19937_64 random{7};
+  std::string text = "a,b,c\n";
+  for (int i = 0; i < 120000; ++i) text += fmt::format("{},{},{}\n", random(), random() % 1000, i);
+  const std::string compressed = gzip(text);
+  REQUIRE(compressed.size() > (std::size_t{1} << 20));
+  const Rows expected = read_text(text);
+  CsvReader reader{write_file("random.csv.gz", compressed), "file"};
+  Rows rows;
+  while (reader.next_line()) rows.emplace_back(reader.cells().begin(), reader.cells().end());
+  CHECK(rows == expected);
 }
 
 TEST_CASE("Concatenated gzip members read as one file, as gzip itself reads them") {
