@@ -77,20 +77,9 @@ std::string dry_run_text(const SweepRuns& runs, const std::string& out) {
     std::vector<std::string>& line = table.emplace_back(std::vector<std::string>{std::to_string(p.id)});
     for (const SweepValue* v : p.values) line.push_back(v->cell);
   }
-  std::vector<std::size_t> width(table.front().size(), 0);
-  for (const auto& line : table) {
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
-  }
-  std::string text =
-      fmt::format("{}: {} points x {} seeds ({}) = {} runs into {}\n", sweep.path, runs.points().size(),
-                  sweep.seeds.size(), fmt::join(sweep.seeds, ", "), runs.points().size() * sweep.seeds.size(), out);
-  for (const auto& line : table) {
-    std::string row;
-    for (std::size_t c = 0; c < line.size(); ++c) row += fmt::format("{}{:<{}}", c ? "  " : "", line[c], width[c]);
-    while (!row.empty() && row.back() == ' ') row.pop_back();
-    text += row + '\n';
-  }
-  return text;
+  return fmt::format("{}: {} points x {} seeds ({}) = {} runs into {}\n", sweep.path, runs.points().size(),
+                     sweep.seeds.size(), fmt::join(sweep.seeds, ", "), runs.points().size() * sweep.seeds.size(), out) +
+         aligned_table(table);
 }
 
 /// The sweep itself, on this process (and, as rank 0, on the others through `remote`).

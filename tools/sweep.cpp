@@ -372,24 +372,28 @@ std::string summarize_sweep(const std::string& dir, const std::vector<std::strin
   file.write(csv);
   file.close();
 
-  std::vector<std::size_t> width(pretty.front().size(), 0);
-  for (const auto& line : pretty) {
-    for (std::size_t c = 0; c < line.size(); ++c) {
-      // Display width: count UTF-8 lead bytes, so '±' is one column.
-      const std::size_t w = static_cast<std::size_t>(std::count_if(
-          line[c].begin(), line[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
-      width[c] = std::max(width[c], w);
-    }
+  return aligned_table(pretty);
+}
+
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows) {
+  // Display width: UTF-8 lead bytes, so that '±' is one column.
+  const auto shown_width = [](const std::string& cell) {
+    return static_cast<std::size_t>(
+        std::count_if(cell.begin(), cell.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  };
+  std::vector<std::size_t> width;
+  for (const auto& row : rows) {
+    if (row.size() > width.size()) width.resize(row.size(), 0);
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], shown_width(row[c]));
   }
   std::string out;
-  for (const auto& line : pretty) {
-    for (std::size_t c = 0; c < line.size(); ++c) {
-      const std::size_t w = static_cast<std::size_t>(std::count_if(
-          line[c].begin(), line[c].end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
-      out += std::string(c ? 2 : 0, ' ') + line[c] + std::string(width[c] - w, ' ');
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += std::string(c ? 2 : 0, ' ') + row[c] + std::string(width[c] - shown_width(row[c]), ' ');
     }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += '\n';
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + '\n';
   }
   return out;
 }

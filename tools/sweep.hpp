@@ -147,4 +147,8 @@ MetricSummary summarize_metric(const std::vector<double>& values);
 /// compact table of `shown` metrics (empty: the default few) for a terminal.
 std::string summarize_sweep(const std::string& dir, const std::vector<std::string>& shown);
 
+/// Rows of cells as a terminal table: columns padded to their widest cell (in characters, not
+/// bytes), two spaces apart, no trailing blanks.
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows);
+
 }  // namespace acmesim
