@@ -158,7 +158,9 @@ SweepJournal::SweepJournal(const std::string& dir, const std::string& plan)
   }
   const std::string header = fmt::format("{}{}\n", kJournalMagic, plan);
   std::size_t good = 0;  // bytes of whole, intact lines
-  if (text.empty()) {
+  // Empty, or a header cut short by a kill while the journal was created: start it afresh.
+  if (text.size() < header.size() && header.rfind(text, 0) == 0) {
+    if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) system_error(path_, "start the journal afresh");
     write_all(fd_, header, path_);
     if (::fdatasync(fd_) != 0) system_error(path_, "flush the journal");
     good = header.size();

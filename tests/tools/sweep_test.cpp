@@ -122,6 +122,22 @@ TEST_CASE("a torn last journal line is dropped and that run done again") {
   CHECK(slurp(out / "results.csv") == results);
 }
 
+TEST_CASE("a journal whose first line was cut short by a kill is started afresh") {
+  const fs::path out = scratch_dir() / "sweep-torn-header";
+  fs::remove_all(out);
+  fs::create_directories(out);
+  std::ofstream(out / "journal", std::ios::binary) << "acmesim sweep jour";
+  const Catalog catalog = builtin_catalog();
+  SweepRuns runs{load_sweep(kSmoke), catalog};
+  SweepOptions options;
+  options.out = out.string();
+  spdlog::logger log = quiet_log();
+  const SweepReport report = run_sweep(runs, options, nullptr, log);
+  CHECK(report.ran == 8);
+  CHECK(slurp(out / "journal").rfind("acmesim sweep journal 1 plan " + runs.plan_hash() + "\n", 0) == 0);
+  CHECK(journal_runs(out) == 8);
+}
+
 TEST_CASE("a changed sweep on an old directory is refused, not mixed") {
   const fs::path out = sweep_in_process("sweep-changed", 2);
   const fs::path changed = scratch_dir() / "changed.yaml";
