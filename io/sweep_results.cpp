@@ -183,9 +183,10 @@ SweepJournal::SweepJournal(const std::string& dir, const std::string& plan)
     }
     if (good < text.size()) {
       // Everything after the first bad line goes: appends are sequential, so only the last can be torn.
+      // The lines dropped: whole ones, and a last one without its newline.
       dropped_ =
-          1 + static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(good), text.end(), '\n'));
-      if (text.back() != '\n') dropped_ = std::max<std::size_t>(dropped_, 1);
+          static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(good), text.end(), '\n')) +
+          (text.back() != '\n' ? 1 : 0);
       if (::ftruncate(fd_, static_cast<off_t>(good)) != 0) system_error(path_, "cut the torn end of the journal");
     }
   } else {

@@ -33,16 +33,21 @@ const std::string kSmoke = kSource + "/configs/sweeps/smoke.yaml";
 
 spdlog::logger quiet_log() { return spdlog::logger("test", std::make_shared<spdlog::sinks::null_sink_mt>()); }
 
-fs::path sweep_in_process(const std::string& name, unsigned threads) {
-  const fs::path out = scratch_dir() / name;
-  fs::remove_all(out);
+/// Runs the sweep `file` into `out` in this process, on `threads` threads (0: the default).
+SweepReport sweep_into(const std::string& file, const fs::path& out, unsigned threads = 0) {
   const Catalog catalog = builtin_catalog();
-  SweepRuns runs{load_sweep(kSmoke), catalog};
+  SweepRuns runs{load_sweep(file), catalog};
   SweepOptions options;
   options.out = out.string();
   options.threads = threads;
   spdlog::logger log = quiet_log();
-  const SweepReport report = run_sweep(runs, options, nullptr, log);
+  return run_sweep(runs, options, nullptr, log);
+}
+
+fs::path sweep_in_process(const std::string& name, unsigned threads) {
+  const fs::path out = scratch_dir() / name;
+  fs::remove_all(out);
+  const SweepReport report = sweep_into(kSmoke, out, threads);
   CHECK(report.runs == 8);
   CHECK(report.ran == 8);
   return out;
@@ -110,16 +115,22 @@ TEST_CASE("a torn last journal line is dropped and that run done again") {
   journal.resize(journal.size() - 20);  // the last append cut short
   std::ofstream(out / "journal", std::ios::binary | std::ios::trunc) << journal;
   fs::remove(out / "results.csv");
-  const Catalog catalog = builtin_catalog();
-  SweepRuns runs{load_sweep(kSmoke), catalog};
-  SweepOptions options;
-  options.out = out.string();
-  spdlog::logger log = quiet_log();
-  const SweepReport report = run_sweep(runs, options, nullptr, log);
+  const SweepReport report = sweep_into(kSmoke, out);
   CHECK(report.resumed == 7);
   CHECK(report.dropped == 1);
   CHECK(report.ran == 1);
   CHECK(slurp(out / "results.csv") == results);
+}
+
+TEST_CASE("a whole journal line with a wrong checksum is dropped as one line and that run done again") {
+  const fs::path out = sweep_in_process("sweep-damaged", 2);
+  std::string journal = slurp(out / "journal");
+  journal[journal.size() - 2] = journal[journal.size() - 2] == '0' ? '1' : '0';  // the last checksum's last digit
+  std::ofstream(out / "journal", std::ios::binary | std::ios::trunc) << journal;
+  const SweepReport report = sweep_into(kSmoke, out);
+  CHECK(report.resumed == 7);
+  CHECK(report.dropped == 1);
+  CHECK(report.ran == 1);
 }
 
 TEST_CASE("a journal whose first line was cut short by a kill is started afresh") {
@@ -127,14 +138,10 @@ TEST_CASE("a journal whose first line was cut short by a kill is started afresh"
   fs::remove_all(out);
   fs::create_directories(out);
   std::ofstream(out / "journal", std::ios::binary) << "acmesim sweep jour";
-  const Catalog catalog = builtin_catalog();
-  SweepRuns runs{load_sweep(kSmoke), catalog};
-  SweepOptions options;
-  options.out = out.string();
-  spdlog::logger log = quiet_log();
-  const SweepReport report = run_sweep(runs, options, nullptr, log);
+  const SweepReport report = sweep_into(kSmoke, out);
   CHECK(report.ran == 8);
-  CHECK(slurp(out / "journal").rfind("acmesim sweep journal 1 plan " + runs.plan_hash() + "\n", 0) == 0);
+  const std::string plan = SweepRuns{load_sweep(kSmoke), builtin_catalog()}.plan_hash();
+  CHECK(slurp(out / "journal").rfind("acmesim sweep journal 1 plan " + plan + "\n", 0) == 0);
   CHECK(journal_runs(out) == 8);
 }
 
@@ -143,13 +150,8 @@ TEST_CASE("a changed sweep on an old directory is refused, not mixed") {
   const fs::path changed = scratch_dir() / "changed.yaml";
   std::ofstream(changed) << "base: " << kSource << "/configs/default.yaml\nset: {trace: " << kSource
                          << "/traces/seren_week.csv.gz}\naxes:\n  cluster.nodes: [250]\n";
-  const Catalog catalog = builtin_catalog();
-  SweepRuns runs{load_sweep(changed.string()), catalog};
-  SweepOptions options;
-  options.out = out.string();
-  spdlog::logger log = quiet_log();
   CHECK_THROWS_WITH(
-      run_sweep(runs, options, nullptr, log),
+      sweep_into(changed.string(), out),
       Catch::StartsWith((out / "journal").string() + ": plan: expected the journal of this sweep's plan") &&
           Catch::Contains("found 'acmesim sweep journal 1 plan "));
 }
@@ -202,14 +204,10 @@ TEST_CASE("an evaluation sweep writes each policy's feedback latency, and decoup
   const fs::path file = scratch_dir() / "evaluation-sweep.yaml";
   std::ofstream(file) << "base: " << kSource
                       << "/configs/eval/acme_week.yaml\naxes:\n  policies: [coupled, decoupled]\n";
-  const Catalog catalog = builtin_catalog();
-  SweepRuns runs{load_sweep(file.string()), catalog};
-  SweepOptions options;
-  options.out = (scratch_dir() / "evaluation-sweep").string();
-  fs::remove_all(options.out);
-  spdlog::logger log = quiet_log();
-  run_sweep(runs, options, nullptr, log);
-  const ResultsTable table = read_sweep_results(options.out + "/results.csv");
+  const fs::path out = scratch_dir() / "evaluation-sweep";
+  fs::remove_all(out);
+  sweep_into(file.string(), out);
+  const ResultsTable table = read_sweep_results((out / "results.csv").string());
   REQUIRE(table.rows.size() == 2);
   const auto column = [&table](const std::string& name) {
     return static_cast<std::size_t>(std::find(table.header.begin(), table.header.end(), name) - table.header.begin());
