@@ -37,6 +37,7 @@ packages=(
   libfmt-dev                     # formatting (g++ 12 has no <format>)
   catch2                         # tests (Catch2 v2 on Debian 12)
   zlib1g-dev                     # inflating gzip traces
+  libssl-dev                     # SHA-256 of traces and resolved scenarios (provenance)
   libcli11-dev                   # the command line
   libspdlog-dev                  # logging: levels, one logger for every command
   libbenchmark-dev               # micro-benchmarks (bench/)
