@@ -137,6 +137,16 @@ Json y_scale(const Chart& chart, Json domain) {
   return scale;
 }
 
+/// A group that draws `mark` once per series of the data set `data` (Vega's facet): a line or a
+/// band is one mark per series, or Vega would join the series into one.
+Json per_series(const std::string& data, Json mark) {
+  const std::string facet = data + "_of_series";
+  mark["from"] = {{"data", facet}};
+  return {{"type", "group"},
+          {"from", {{"facet", {{"name", facet}, {"data", data}, {"groupby", "s"}}}}},
+          {"marks", Json::array({std::move(mark)})}};
+}
+
 Json lines_spec(const Chart& chart) {
   const bool categorical = chart.x_scale == AxisScale::Categorical;
   const char* x_field = categorical ? "c" : "x";
@@ -182,28 +192,22 @@ Json lines_spec(const Chart& chart) {
   const Json y = {{"scale", "y"}, {"field", "y"}};
   const Json colour = {{"scale", "colour"}, {"field", "s"}};
   Json marks = Json::array();
-  marks.push_back({{"type", "group"},
-                   {"from", {{"facet", {{"name", "band_series"}, {"data", "band"}, {"groupby", "s"}}}}},
-                   {"marks", Json::array({{{"type", "area"},
-                                           {"from", {{"data", "band_series"}}},
-                                           {"encode",
-                                            {{"enter",
-                                              {{"x", x},
-                                               {"y", {{"scale", "y"}, {"field", "lo"}}},
-                                               {"y2", {{"scale", "y"}, {"field", "hi"}}},
-                                               {"fill", colour},
-                                               {"fillOpacity", {{"value", 0.18}}}}}}}}})}});
-  marks.push_back({{"type", "group"},
-                   {"from", {{"facet", {{"name", "series"}, {"data", "rows"}, {"groupby", "s"}}}}},
-                   {"marks", Json::array({{{"type", "line"},
-                                           {"from", {{"data", "series"}}},
-                                           {"encode",
-                                            {{"enter",
-                                              {{"x", x},
-                                               {"y", y},
-                                               {"stroke", colour},
-                                               {"strokeWidth", {{"value", 1.6}}},
-                                               {"strokeJoin", {{"value", "round"}}}}}}}}})}});
+  marks.push_back(per_series("band", {{"type", "area"},
+                                      {"encode",
+                                       {{"enter",
+                                         {{"x", x},
+                                          {"y", {{"scale", "y"}, {"field", "lo"}}},
+                                          {"y2", {{"scale", "y"}, {"field", "hi"}}},
+                                          {"fill", colour},
+                                          {"fillOpacity", {{"value", 0.18}}}}}}}}));
+  marks.push_back(per_series("rows", {{"type", "line"},
+                                      {"encode",
+                                       {{"enter",
+                                         {{"x", x},
+                                          {"y", y},
+                                          {"stroke", colour},
+                                          {"strokeWidth", {{"value", 1.6}}},
+                                          {"strokeJoin", {{"value", "round"}}}}}}}}));
   if (categorical) {
     // Points on a categorical axis: a line alone would hide a series of one value.
     marks.push_back({{"type", "symbol"},
@@ -284,8 +288,7 @@ Json bars_spec(const Chart& chart) {
 }
 
 Json spec_json(const Chart& chart) {
-  Json spec = {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
-               {"description", chart.title},
+  Json spec = {{"description", chart.title},
                {"width", kChartWidth},
                {"height", kChartHeight},
                {"padding", 5},

@@ -111,6 +111,16 @@ std::vector<ChartRow> line_rows(const std::string& series, const std::vector<dou
   return rows;
 }
 
+Chart new_chart(ChartKind kind, std::string title, std::string x_title, std::string y_title, std::string caption) {
+  Chart chart;
+  chart.kind = kind;
+  chart.title = std::move(title);
+  chart.x_title = std::move(x_title);
+  chart.y_title = std::move(y_title);
+  chart.caption = std::move(caption);
+  return chart;
+}
+
 void add_cdf_rows(Chart& chart, const std::string& series, std::vector<double> values) {
   for (const auto& [x, y] : cdf_points(std::move(values), kCdfPoints)) chart.rows.push_back({series, x, {}, y, {}, {}});
 }
@@ -152,12 +162,8 @@ std::vector<double> timeline_days(const Timeline& timeline) {
 }
 
 Chart timeline_chart(std::string title, std::string caption, std::string y_title) {
-  Chart chart;
-  chart.title = std::move(title);
-  chart.caption = std::move(caption);
-  chart.x_title = "days since the first submission";
-  chart.y_title = std::move(y_title);
-  return chart;
+  return new_chart(ChartKind::Lines, std::move(title), "days since the first submission", std::move(y_title),
+                   std::move(caption));
 }
 
 bool any_positive(const std::vector<double>& values) {
@@ -194,7 +200,7 @@ std::optional<Chart> timeline_column_chart(const std::vector<const RunDir*>& run
     }
   }
   if (chart.rows.empty()) return std::nullopt;
-  if (one_run && chart.series.size() > 1) chart.caption += " Coloured lines: per job type.";
+  if (one_run && chart.series.size() > 1) chart.caption += " Black: all jobs; coloured: per job type.";
   return chart;
 }
 
@@ -219,10 +225,8 @@ Section timeline_section(const std::vector<RunDir>& runs, const std::vector<std:
   allocation.y_max = 100;
   const std::vector<std::pair<std::string, std::pair<Chart, double>>> wanted{
       {"gpu_allocation", {allocation, 100.0}},
-      {"queued_jobs",
-       {timeline_chart("Queue length", "Jobs submitted and waiting to start (black: all).", "queued jobs"), 1.0}},
-      {"queued_gpus",
-       {timeline_chart("Queued GPU demand", "GPUs the waiting jobs ask for (black: all).", "queued GPUs"), 1.0}},
+      {"queued_jobs", {timeline_chart("Queue length", "Jobs submitted and waiting to start.", "queued jobs"), 1.0}},
+      {"queued_gpus", {timeline_chart("Queued GPU demand", "GPUs the waiting jobs ask for.", "queued GPUs"), 1.0}},
       {"running_jobs", {timeline_chart("Running jobs", "Jobs holding resources.", "running jobs"), 1.0}},
       {"down_nodes",
        {timeline_chart("Nodes down", "Nodes out of service after a failure, until repaired.", "nodes down"), 1.0}},
@@ -256,10 +260,9 @@ std::vector<const JobRecord*> gpu_jobs(const std::vector<JobRecord>& jobs) {
 double at_least_one_second(double seconds) { return std::max(seconds, 1.0); }
 
 Chart cdf_chart(std::string title, const std::string& what) {
-  Chart chart;
-  chart.title = std::move(title);
-  chart.x_title = fmt::format("{} (s, log scale; under 1 s drawn at 1 s)", what);
-  chart.y_title = "% of GPU jobs at most x";
+  Chart chart =
+      new_chart(ChartKind::Lines, std::move(title), fmt::format("{} (s, log scale; under 1 s drawn at 1 s)", what),
+                "% of GPU jobs at most x", "");
   chart.x_scale = AxisScale::Log;
   chart.y_max = 100;
   return chart;
@@ -363,12 +366,8 @@ Section gpu_hours_section(const std::vector<RunDir>& runs, const std::vector<std
   Section section{"GPU-hours", {}, {}, {}, {}};
   section.notes.push_back("From summary.json by_type.*.gpu_hours: the GPU time jobs held, by their final state.");
   if (runs.size() == 1) {
-    Chart chart;
-    chart.title = "GPU-hours by job type and final state";
-    chart.kind = ChartKind::StackedBars;
-    chart.x_title = "job type";
-    chart.y_title = "GPU-hours";
-    chart.caption = "Each bar is a job type's GPU time, split by how its jobs ended.";
+    Chart chart = new_chart(ChartKind::StackedBars, "GPU-hours by job type and final state", "job type", "GPU-hours",
+                            "Each bar is a job type's GPU time, split by how its jobs ended.");
     std::vector<std::string> types, states;
     for (const TypeGpuHours& t : runs.front().summary.gpu_hours) types.push_back(t.type);
     chart.categories = in_type_order(types);
@@ -383,16 +382,11 @@ Section gpu_hours_section(const std::vector<RunDir>& runs, const std::vector<std
     if (!chart.rows.empty()) section.charts.push_back(std::move(chart));
     return section;
   }
-  Chart by_type;
-  by_type.title = "GPU-hours by job type";
-  by_type.kind = ChartKind::GroupedBars;
-  by_type.x_title = "job type";
-  by_type.y_title = "GPU-hours";
-  by_type.caption = "One bar per run.";
-  by_type.series = label_series(labels);
-  Chart by_state = by_type;
-  by_state.title = "GPU-hours by final state";
-  by_state.x_title = "final state";
+  Chart by_type =
+      new_chart(ChartKind::GroupedBars, "GPU-hours by job type", "job type", "GPU-hours", "One bar per run.");
+  Chart by_state =
+      new_chart(ChartKind::GroupedBars, "GPU-hours by final state", "final state", "GPU-hours", "One bar per run.");
+  by_type.series = by_state.series = label_series(labels);
   std::vector<std::string> types, states;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     std::map<std::string, double> state_hours;
@@ -527,10 +521,8 @@ void check_metrics(const std::vector<std::string>& wanted, const std::vector<std
 }
 
 Chart sweep_chart(const SweepSummary& sweep, const std::string& metric, std::size_t axis) {
-  Chart chart;
-  chart.title = fmt::format("{} by {}", metric_title(metric), sweep.axes[axis]);
-  chart.x_title = sweep.axes[axis];
-  chart.y_title = metric_title(metric);
+  Chart chart = new_chart(ChartKind::Lines, fmt::format("{} by {}", metric_title(metric), sweep.axes[axis]),
+                          sweep.axes[axis], metric_title(metric), "");
   std::vector<const SweepSummary::Row*> rows;
   for (const SweepSummary::Row& row : sweep.rows) {
     if (row.metric == metric && row.mean) rows.push_back(&row);
@@ -746,16 +738,13 @@ Section compare_section(const CompareTable& table, const std::vector<std::string
     const std::size_t column =
         static_cast<std::size_t>(std::find(table.metrics.begin(), table.metrics.end(), metric) - table.metrics.begin());
     const bool run_wide = metric == "gpu_allocation_ratio" || metric == "makespan_s" || metric == "unstarted";
-    Chart chart;
-    chart.title = metric_title(metric);
     // A run-wide figure has one bar per variant: bars of one series each, as wide as the band.
-    chart.kind = run_wide ? ChartKind::StackedBars : ChartKind::GroupedBars;
-    chart.x_title = run_wide ? "variant" : "job type";
-    chart.y_title = metric_title(metric);
+    Chart chart = new_chart(
+        run_wide ? ChartKind::StackedBars : ChartKind::GroupedBars, metric_title(metric),
+        run_wide ? "variant" : "job type", metric_title(metric),
+        run_wide ? "Per variant, over the whole run." : "Per job type (all: every job), one bar per variant.");
     chart.series = label_series(variants);
     chart.categories = run_wide ? variants : types;
-    chart.caption =
-        run_wide ? "Per variant, over the whole run." : "Per job type (all: every job), one bar per variant.";
     for (const CompareTable::Row& row : table.rows) {
       if (run_wide && row.type != "all") continue;
       if (const std::optional<double>& value = row.values[column]) {
