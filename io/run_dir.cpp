@@ -225,21 +225,34 @@ RunSummaryFile read_summary_json(const std::string& file) {
 
 Timeline read_timeline(const std::string& file) {
   const std::vector<std::string> header = csv_header(file, "timeline (timeline.csv)");
-  Timeline timeline;
   std::vector<std::string_view> wanted{"elapsed_s"};
   for (const std::string& column : header) {
     if (column != "elapsed_s" && column != "time") wanted.push_back(column);
   }
   wanted.push_back("time");
-  timeline.columns.assign(wanted.begin(), wanted.end() - 1);
-  timeline.values.resize(timeline.columns.size());
+  std::vector<std::vector<double>> values(wanted.size() - 1);
+  // A column of text (one a newer acmesim may add) is left out, not refused: only elapsed_s,
+  // the time axis, must be numbers.
+  std::vector<bool> numeric(values.size(), true);
+  Timeline timeline;
   read_csv(file, "timeline (timeline.csv)", wanted, 1,
            [&](std::span<const std::string_view> cells, const std::string& at) {
-             for (std::size_t c = 0; c + 1 < cells.size(); ++c) {
-               timeline.values[c].push_back(number_or_empty(cells[c], at, wanted[c]).value_or(std::nan("")));
+             for (std::size_t c = 0; c < values.size(); ++c) {
+               if (!numeric[c]) continue;
+               try {
+                 values[c].push_back(number_or_empty(cells[c], at, wanted[c]).value_or(std::nan("")));
+               } catch (const InputError&) {
+                 if (c == 0) throw;
+                 numeric[c] = false;
+               }
              }
              timeline.times.emplace_back(cells.back());
            });
+  for (std::size_t c = 0; c < values.size(); ++c) {
+    if (!numeric[c]) continue;
+    timeline.columns.emplace_back(wanted[c]);
+    timeline.values.push_back(std::move(values[c]));
+  }
   return timeline;
 }
 

@@ -36,7 +36,8 @@ struct KeyValueTree {
   std::vector<KeyValueTree> children;
 };
 
-/// timeline.csv: every numeric column by its header name, in file order (`time` kept as text).
+/// timeline.csv: every numeric column by its header name, elapsed_s first, then in file order
+/// (`time` kept as text; a column of other text left out).
 struct Timeline {
   std::vector<std::string> columns;
   std::vector<std::vector<double>> values;  // per column, one value per row
