@@ -128,7 +128,7 @@ Json legends(const Chart& chart, const char* channel) {
 }
 
 Json y_scale(const Chart& chart, Json domain) {
-  Json scale = {{"name", "y"}, {"type", "linear"}, {"range", "height"}, {"nice", true}, {"zero", true}};
+  Json scale = {{"name", "y"}, {"type", "linear"}, {"range", "height"}, {"nice", true}, {"zero", chart.y_from_zero}};
   if (chart.y_max) {
     scale["domain"] = {0, *chart.y_max};
   } else {

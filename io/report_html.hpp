@@ -47,6 +47,7 @@ struct Chart {
   std::vector<ChartRow> markers;
   std::string markers_label;    // their legend entry
   std::optional<double> y_max;  // a fixed top of the y axis (100 for percentages)
+  bool y_from_zero = true;      // false: the y axis spans the data (small differences of large values)
   bool y_percent_format = false;
 };
 

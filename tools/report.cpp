@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 /// The most points a CDF line gets, and a timeline line: enough for the eye, and the page stays small.
 constexpr std::size_t kCdfPoints = 200;
-constexpr std::size_t kTimelinePoints = 1200;
+constexpr std::size_t kTimelinePoints = 800;
 
 // Colours: one per job type, the same on every chart; runs and variants take the palette in order.
 constexpr const char* kTotalColour = "#333333";
@@ -531,6 +531,8 @@ Chart sweep_chart(const SweepSummary& sweep, const std::string& metric, std::siz
     return as_number(r->axis_values[axis]).has_value();
   });
   chart.x_scale = numeric ? AxisScale::Linear : AxisScale::Categorical;
+  // The axis spans the values: an ETTR of 0.96 against 0.97 is the difference a sweep looks for.
+  chart.y_from_zero = false;
   // Ratios stay in [0, 1] and counts, times and GPU-hours at or above 0: a t interval of two
   // seeds can reach past either, which no run could.
   const bool ratio = metric.find("ratio") != std::string::npos || metric.find("ettr") != std::string::npos;

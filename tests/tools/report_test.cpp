@@ -258,6 +258,7 @@ TEST_CASE("The report's CDF spec holds its data inline on a log axis ticked at p
   CHECK(named(spec["data"], "markers")["values"].size() == 1);
   CHECK(named(spec["scales"], "x")["type"] == "log");
   CHECK(named(spec["scales"], "y")["domain"] == Json::array({0, 100}));
+  CHECK(named(spec["scales"], "y")["zero"] == true);
   CHECK(spec["axes"][0]["values"] == Json::array({1, 10, 100, 1000, 10000}));
   CHECK(spec["legends"].size() == 1);  // one series: no colour legend, the circles' entry only
   CHECK(named(spec["scales"], "marker")["domain"] == Json::array({"Seren (paper)"}));
@@ -449,6 +450,7 @@ TEST_CASE("The report of a sweep draws each metric against each axis, one line p
   REQUIRE(queue.charts.size() == 2);
   const Chart& by_nodes = queue.charts[0];
   CHECK(by_nodes.x_scale == AxisScale::Linear);
+  CHECK_FALSE(by_nodes.y_from_zero);
   REQUIRE(by_nodes.series.size() == 2);
   CHECK(by_nodes.series[0].name == "scheduler=fifo");
   CHECK(by_nodes.rows.front().x == 200);  // along the axis, whatever the file's order
