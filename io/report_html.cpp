@@ -246,20 +246,24 @@ Json bars_spec(const Chart& chart) {
   const Json x_scale = {{"name", "x"},      {"type", "band"},      {"domain", chart.categories},
                         {"range", "width"}, {"paddingInner", 0.2}, {"paddingOuter", 0.1}};
   const Json y_domain = {{"data", "rows"}, {"field", stacked ? "y1" : "y"}};
-  const Json tooltip = {{"signal", "datum.c + ', ' + datum.s + ': ' + format(datum.y, ',.4~r')"}};
+  // One bar: across the band of `band_scale` at `x_field`, from `y_low` to `y_high`, coloured by series.
+  const auto bar = [](const char* data, const char* band_scale, const char* x_field, Json y_low, Json y_high) {
+    return Json{{"type", "rect"},
+                {"from", {{"data", data}}},
+                {"encode",
+                 {{"enter",
+                   {{"x", {{"scale", band_scale}, {"field", x_field}}},
+                    {"width", {{"scale", band_scale}, {"band", 1}}},
+                    {"y", std::move(y_high)},
+                    {"y2", std::move(y_low)},
+                    {"fill", {{"scale", "colour"}, {"field", "s"}}},
+                    {"tooltip", {{"signal", "datum.c + ', ' + datum.s + ': ' + format(datum.y, ',.4~r')"}}}}}}}};
+  };
   Json marks = Json::array();
   if (stacked) {
-    marks.push_back({{"type", "rect"},
-                     {"from", {{"data", "rows"}}},
-                     {"encode",
-                      {{"enter",
-                        {{"x", {{"scale", "x"}, {"field", "c"}}},
-                         {"width", {{"scale", "x"}, {"band", 1}}},
-                         {"y", {{"scale", "y"}, {"field", "y0"}}},
-                         {"y2", {{"scale", "y"}, {"field", "y1"}}},
-                         {"fill", {{"scale", "colour"}, {"field", "s"}}},
-                         {"tooltip", tooltip}}}}}});
+    marks.push_back(bar("rows", "x", "c", {{"scale", "y"}, {"field", "y0"}}, {{"scale", "y"}, {"field", "y1"}}));
   } else {
+    // Bars side by side within a category: a group per category, a band scale of the series in it.
     marks.push_back({{"type", "group"},
                      {"from", {{"facet", {{"name", "facet"}, {"data", "rows"}, {"groupby", "c"}}}}},
                      {"encode", {{"enter", {{"x", {{"scale", "x"}, {"field", "c"}}}}}}},
@@ -269,16 +273,8 @@ Json bars_spec(const Chart& chart) {
                                               {"range", "width"},
                                               {"domain", series_names},
                                               {"paddingInner", 0.08}}})},
-                     {"marks", Json::array({{{"type", "rect"},
-                                             {"from", {{"data", "facet"}}},
-                                             {"encode",
-                                              {{"enter",
-                                                {{"x", {{"scale", "position"}, {"field", "s"}}},
-                                                 {"width", {{"scale", "position"}, {"band", 1}}},
-                                                 {"y", {{"scale", "y"}, {"field", "y"}}},
-                                                 {"y2", {{"scale", "y"}, {"value", 0}}},
-                                                 {"fill", {{"scale", "colour"}, {"field", "s"}}},
-                                                 {"tooltip", tooltip}}}}}}})}});
+                     {"marks", Json::array({bar("facet", "position", "s", {{"scale", "y"}, {"value", 0}},
+                                                {{"scale", "y"}, {"field", "y"}})})}});
   }
   return {{"data", Json::array({rows})},
           {"scales", Json::array({x_scale, y_scale(chart, y_domain), colour_scale(chart)})},
