@@ -43,6 +43,8 @@ packages=(
   libbenchmark-dev               # micro-benchmarks (bench/)
   clang-format                   # formatting, checked in CI
   libboost-mpi-dev libopenmpi-dev openmpi-bin  # sweeps across the ranks of an MPI job (Boost.MPI, Open MPI)
+  libjs-vega                     # the charts of `acmesim report`, inlined into its page (no network)
+  chromium                       # renders the report's pages headless in the tests
 )
 if [ "$fuzz" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer and the sanitizers for clang 14 (tests/fuzz/)

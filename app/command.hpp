@@ -66,5 +66,6 @@ void add_failures(CLI::App& app, Context& context);
 void add_eval_bench(CLI::App& app, Context& context);
 void add_eval_cluster(CLI::App& app, Context& context);
 void add_sweep(CLI::App& app, Context& context);
+void add_report(CLI::App& app, Context& context);
 
 }  // namespace acmesim::app

@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
   app::add_eval_bench(cli, context);
   app::add_eval_cluster(cli, context);
   app::add_sweep(cli, context);
+  app::add_report(cli, context);
   install_signal_handlers();
   try {
     reject_unknown_options(cli, argc, argv);
