@@ -350,9 +350,13 @@ CompareTable load_compare_dir(const std::string& path) {
   std::vector<std::string_view> wanted{"scheduler", "placement", "type"};
   CompareTable table;
   table.path = path;
-  // The metrics: every column after the three keys but the run's fingerprint (not a number).
+  // The metrics: every column after the three keys but the run's fingerprint and scenario id
+  // (not numbers).
   for (const std::string& column : header) {
-    if (column == "scheduler" || column == "placement" || column == "type" || column == "fingerprint") continue;
+    if (column == "scheduler" || column == "placement" || column == "type" || column == "fingerprint" ||
+        column == "scenario_id") {
+      continue;
+    }
     wanted.push_back(column);
     table.metrics.push_back(column);
   }
