@@ -10,19 +10,21 @@
 
 namespace acmesim {
 
+std::string resolve_table_path(const std::string& written, const std::string& origin) {
+  namespace fs = std::filesystem;
+  const fs::path file(written);
+  return (file.is_absolute() || origin.empty() ? file : fs::path(origin).parent_path() / file)
+      .lexically_normal()
+      .string();
+}
+
 namespace {
 
 class CsvTableReader final : public TableReader {
  public:
   Table read(const std::string& written, const std::string& origin,
              const std::vector<std::string>& columns) const override {
-    // Relative to the folder of the file that names it; a path from the command line (origin
-    // empty) resolves against the working directory.
-    namespace fs = std::filesystem;
-    const bool from_file = !origin.empty();
-    const fs::path file(written);
-    const std::string path =
-        (file.is_absolute() || !from_file ? file : fs::path(origin).parent_path() / file).lexically_normal().string();
+    const std::string path = resolve_table_path(written, origin);
     if (columns.empty()) throw std::logic_error("CsvTableReader: asked for no column");
     Table table;
     table.path = path;

@@ -39,6 +39,10 @@ PolicyArgs policy_block(const yaml::Node& block, const std::string& slot, const 
 PolicyArgs policy_from_text(const std::string& slot, const std::string& text, const std::string& where,
                             std::uint64_t seed = 1);
 
+/// A policy's table path as written in the file `origin` (PolicyArgs::table_origin): relative to
+/// that file's folder, or to the working directory when `origin` is empty.
+std::string resolve_table_path(const std::string& written, const std::string& origin);
+
 /// Reads CSV tables with io/csv_reader.hpp; every PolicyArgs built here gets it.
 std::shared_ptr<const TableReader> csv_table_reader();
 

@@ -160,7 +160,14 @@ void emit_policy(YAML::Emitter& out, const PolicyArgs& given, const Registry& re
   out << YAML::Key << args.slot() << YAML::Value << YAML::Block << YAML::BeginMap << YAML::Key << "name" << YAML::Value
       << args.name();
   for (const ParamInfo& p : args.parameters()) {
-    if (const ParamValue* value = args.given().find(p.key)) {
+    const ParamValue* value = args.given().find(p.key);
+    if (value && p.type == "CSV file" && value->kind == ParamValue::Kind::Scalar) {
+      // As the trace: absolute, so the resolved scenario reads back from any folder.
+      out << YAML::Key << p.key << YAML::Value
+          << fs::absolute(resolve_table_path(value->text, PolicyArgs::table_origin(*value)))
+                 .lexically_normal()
+                 .string();
+    } else if (value) {
       out << YAML::Key << p.key << YAML::Value;
       emit(out, *value);
     } else if (p.fallback_is_value) {

@@ -255,10 +255,14 @@ Table PolicyArgs::table(const std::string& key, const std::vector<std::string>& 
   if (!value) throw input_error(where_, field(key), expected, "nothing");
   if (value->kind != ParamValue::Kind::Scalar || value->text.empty()) bad(*value, field(key), expected);
   if (!tables_) throw std::logic_error("PolicyArgs::table: no TableReader was injected (io builds PolicyArgs)");
+  return tables_->read(value->text, table_origin(*value), columns);
+}
+
+std::string PolicyArgs::table_origin(const ParamValue& value) {
   // One rule for every path: relative to the file that names it; a path given with --set (the
   // value's own place, whether the key or its whole block was overridden) to the working directory.
-  const std::string& at = value->place;
-  return tables_->read(value->text, at.rfind("--set", 0) == 0 ? std::string{} : at.substr(0, at.find(':')), columns);
+  const std::string& at = value.place;
+  return at.rfind("--set", 0) == 0 ? std::string{} : at.substr(0, at.find(':'));
 }
 
 Rng PolicyArgs::rng(std::string_view purpose) const {

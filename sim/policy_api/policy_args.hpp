@@ -151,6 +151,9 @@ class PolicyArgs {
   /// The CSV file named by the required parameter `key` (relative to the folder of the file that names it, or to the
   /// working directory when given with --set), read through the injected TableReader. Empty when describing().
   Table table(const std::string& key, const std::vector<std::string>& columns, std::string_view help) const;
+  /// The file a table path was written in, which a relative path starts from; "" for one given
+  /// with --set (the working directory).
+  static std::string table_origin(const ParamValue& value);
 
   /// InputError for a value that passed its getter but breaks a rule between values (e.g.
   /// increasing thresholds): at the value's place (or the block's if absent).
