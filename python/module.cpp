@@ -1,0 +1,401 @@
+/// The extension `_acmesim` behind `import acmesim` (python/acmesim/__init__.py). Each function does
+/// what the command of its name does, with the same io/ and tools/ functions, and hands tables back
+/// as columns: numpy arrays filled here while the GIL is released, and strings with few distinct
+/// values as category codes, so pandas wraps them without parsing any text.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/acme_trace.hpp"
+#include "io/outputs.hpp"
+#include "io/reference.hpp"
+#include "io/scenario.hpp"
+#include "policies/catalog.hpp"
+#include "sim/core/error.hpp"
+#include "sim/metrics/failure_breakdown.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/run/simulation.hpp"
+#include "tools/compare.hpp"
+#include "tools/workload/generator.hpp"
+#include "tools/workload/trace_stats.hpp"
+
+#ifndef ACMESIM_CONFIG_DIR
+#define ACMESIM_CONFIG_DIR "configs"
+#endif
+
+namespace py = pybind11;
+
+namespace acmesim {
+
+namespace {
+
+/// The columns of one table, in order, as a dict of name -> numpy array, or name -> (codes,
+/// categories) for a categorical column. Arrays are allocated with the GIL held; the pointers
+/// add() returns stay valid after it is released, so the values are written without it.
+class Columns {
+ public:
+  explicit Columns(std::size_t rows) : rows_{static_cast<py::ssize_t>(rows)} {}
+
+  template <class T>
+  T* add(const char* name) {
+    py::array_t<T> array(rows_);
+    T* data = array.mutable_data();
+    columns_[name] = std::move(array);
+    return data;
+  }
+
+  /// Codes into `categories`; -1 stands for a missing value.
+  template <class Code>
+  Code* add_categorical(const char* name, const std::vector<std::string_view>& categories) {
+    py::array_t<Code> codes(rows_);
+    Code* data = codes.mutable_data();
+    py::list names;
+    for (const std::string_view category : categories) names.append(py::str(category.data(), category.size()));
+    columns_[name] = py::make_tuple(std::move(codes), std::move(names));
+    return data;
+  }
+
+  /// Keeps a column's place for add_text() once its values are known.
+  void reserve(const char* name) { columns_[name] = py::none(); }
+
+  /// A column of Python strings (numpy object array), `text(i)` the i'th; an empty one is None.
+  /// Written with the GIL held: creating a str needs it.
+  template <class Text>
+  void add_text(const char* name, Text&& text) {
+    py::array array(py::dtype("O"), rows_);
+    auto* slots = static_cast<PyObject**>(array.mutable_data());
+    for (py::ssize_t i = 0; i < rows_; ++i) {
+      const std::string_view value = text(static_cast<std::size_t>(i));
+      PyObject* object = Py_None;
+      if (value.empty()) {
+        Py_INCREF(object);
+      } else {
+        // Trace ids are bytes as the file had them: invalid UTF-8 becomes U+FFFD, as in summary.json.
+        object = PyUnicode_DecodeUTF8(value.data(), std::ssize(value), "replace");
+        if (object == nullptr) throw py::error_already_set();
+      }
+      Py_XDECREF(slots[i]);  // numpy starts an object array with None or NULL
+      slots[i] = object;
+    }
+    columns_[name] = std::move(array);
+  }
+
+  py::dict dict() const { return columns_; }
+
+ private:
+  py::ssize_t rows_;
+  py::dict columns_;
+};
+
+template <class Enum, std::size_t N>
+std::vector<std::string_view> names_of(const std::array<Enum, N>& values) {
+  std::vector<std::string_view> names;
+  for (const Enum value : values) names.push_back(name(value));
+  return names;
+}
+
+std::vector<std::string_view> user_names(const Trace& trace) { return {trace.users.begin(), trace.users.end()}; }
+
+/// The failure reasons a job can end with, in enum order without None: category code = reason - 1.
+std::vector<std::string_view> failure_reason_names() {
+  std::vector<std::string_view> names;
+  for (std::size_t r = 1; r < kFailureReasonCount; ++r) names.push_back(name(static_cast<FailureReason>(r)));
+  return names;
+}
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+double seconds_of(std::int64_t ms) { return static_cast<double>(ms) / 1000.0; }
+
+/// The request columns every jobs table starts with (job_id and user, node_num, gpu_num, cpu_num,
+/// type and submit_s), as in the trace; `fill` writes them once the GIL is released.
+class RequestColumns {
+ public:
+  RequestColumns(Columns& columns, const Trace& trace)
+      : user_{columns.add_categorical<std::int32_t>("user", user_names(trace))},
+        nodes_{columns.add<std::int32_t>("node_num")},
+        gpus_{columns.add<std::int32_t>("gpu_num")},
+        cpus_{columns.add<std::int32_t>("cpu_num")},
+        type_{columns.add_categorical<std::int8_t>("type", names_of(kJobTypes))} {}
+
+  void fill(std::size_t i, const JobSpec& spec) const {
+    user_[i] = static_cast<std::int32_t>(spec.user.value());
+    nodes_[i] = spec.demand.nodes;
+    gpus_[i] = spec.demand.gpus;
+    cpus_[i] = spec.demand.cpus;
+    type_[i] = static_cast<std::int8_t>(spec.type);
+  }
+
+ private:
+  std::int32_t* user_;
+  std::int32_t* nodes_;
+  std::int32_t* gpus_;
+  std::int32_t* cpus_;
+  std::int8_t* type_;
+};
+
+/// job_id first, as in jobs.csv: a Python str per job, made with the GIL held.
+Columns jobs_table(const Trace& trace) {
+  Columns columns{trace.jobs.size()};
+  columns.add_text("job_id", [&](std::size_t i) -> std::string_view { return trace.jobs[i].trace_id; });
+  return columns;
+}
+
+// TEMPORARY: one job's jobs.csv values, derived here as io/outputs.cpp derives them, until
+// sim/metrics/job_record.hpp (job_record()) is on main and replaces this struct and function.
+struct JobValues {
+  bool ran = false;
+  bool unschedulable = false;
+  FinalState state = FinalState::Completed;
+  std::int64_t start_ms = 0, end_ms = 0;
+};
+
+JobValues job_values(const JobSpec& spec, const JobStatus& s) {
+  JobValues v;
+  v.ran = s.phase == JobPhase::Ended;
+  v.unschedulable = s.phase == JobPhase::Unschedulable;
+  v.state = v.ran ? s.state : spec.recorded_state;
+  if (v.ran) {
+    v.start_ms = s.started->time_since_epoch().count();
+    v.end_ms = s.ended->time_since_epoch().count();
+  }
+  return v;
+}
+
+/// jobs.csv as columns: the same names, in the same order, with the same meanings; times in
+/// seconds since SimTime 0 (submit_s, start_s, end_s), NaN where jobs.csv leaves a cell empty.
+py::dict jobs_columns(const Trace& trace, const RunResult& result) {
+  const std::size_t n = trace.jobs.size();
+  Columns columns = jobs_table(trace);
+  const RequestColumns request{columns, trace};
+  auto* state = columns.add_categorical<std::int8_t>("state", names_of(kFinalStates));
+  auto* submit = columns.add<double>("submit_s");
+  auto* start = columns.add<double>("start_s");
+  auto* end = columns.add<double>("end_s");
+  auto* duration = columns.add<double>("duration");
+  auto* queue = columns.add<double>("queue");
+  auto* gpu_time = columns.add<double>("gpu_time");
+  auto* jct = columns.add<double>("jct");
+  auto* outcome = columns.add_categorical<std::int8_t>("outcome", {"ran", "unschedulable", "unstarted"});
+  auto* attempts = columns.add<std::uint32_t>("attempts");
+  auto* preemptions = columns.add<std::uint32_t>("preemptions");
+  auto* failures = columns.add<std::uint32_t>("failures");
+  auto* lost_gpu_time = columns.add<double>("lost_gpu_time");
+  auto* overhead_gpu_time = columns.add<double>("overhead_gpu_time");
+  auto* failure_reason = columns.add_categorical<std::int8_t>("failure_reason", failure_reason_names());
+  columns.reserve("failure_log");
+  std::vector<std::string> failure_logs(n);  // formatted without the GIL, made into str with it
+  auto* checkpoint_gpu_time = columns.add<double>("checkpoint_gpu_time");
+  auto* recovery_wait = columns.add<double>("recovery_wait");
+  auto* manual_interventions = columns.add<std::uint32_t>("manual_interventions");
+  auto* ettr = columns.add<double>("ettr");
+  auto* switch_groups = columns.add<std::uint16_t>("switch_groups");
+  auto* wait = columns.add<double>("wait");
+  auto* slowdown = columns.add<double>("slowdown");
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < n; ++i) {
+      const JobSpec& spec = trace.jobs[i];
+      const JobStatus& s = result.jobs[i];
+      const JobValues v = job_values(spec, s);
+      request.fill(i, spec);
+      state[i] = static_cast<std::int8_t>(v.state);
+      submit[i] = seconds_of(spec.submitted.time_since_epoch().count());
+      outcome[i] = static_cast<std::int8_t>(v.ran ? 0 : v.unschedulable ? 1 : 2);
+      if (!v.ran) {
+        start[i] = end[i] = duration[i] = queue[i] = gpu_time[i] = jct[i] = ettr[i] = wait[i] = slowdown[i] = kMissing;
+        attempts[i] = preemptions[i] = failures[i] = manual_interventions[i] = 0;
+        lost_gpu_time[i] = overhead_gpu_time[i] = checkpoint_gpu_time[i] = recovery_wait[i] = 0;
+        failure_reason[i] = -1;
+        switch_groups[i] = 0;
+        continue;
+      }
+      start[i] = seconds_of(v.start_ms);
+      end[i] = seconds_of(v.end_ms);
+      duration[i] = seconds_of(v.end_ms - v.start_ms);
+      queue[i] = seconds_of(v.start_ms - spec.submitted.time_since_epoch().count());
+      gpu_time[i] = seconds_of(s.held_gpu_ms);
+      jct[i] = seconds_of(v.end_ms - spec.submitted.time_since_epoch().count());
+      attempts[i] = s.attempt;
+      preemptions[i] = s.preemptions;
+      failures[i] = s.failures;
+      lost_gpu_time[i] = seconds_of(s.lost_gpu_ms);
+      overhead_gpu_time[i] = seconds_of(s.overhead_gpu_ms);
+      failure_reason[i] = static_cast<std::int8_t>(static_cast<int>(s.end_reason) - 1);
+      if (!s.failure_log.empty()) failure_logs[i] = failure_log_cell(s);
+      checkpoint_gpu_time[i] = seconds_of(s.checkpoint_gpu_ms);
+      recovery_wait[i] = seconds_of(s.recovery_wait.count());
+      manual_interventions[i] = s.manual_interventions;
+      const std::int64_t wall = v.end_ms - v.start_ms;
+      ettr[i] = wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0;
+      switch_groups[i] = s.switch_groups;
+      wait[i] = seconds_of(s.wait(spec.submitted).count());
+      slowdown[i] = s.slowdown(spec.submitted, spec.runtime);
+    }
+  }
+  columns.add_text("failure_log", [&](std::size_t i) -> std::string_view { return failure_logs[i]; });
+  return columns.dict();
+}
+
+/// timeline.csv as columns (its `time` is made in Python from elapsed_s and the trace's epoch).
+py::dict timeline_columns(const RunResult& result, int total_gpus) {
+  Columns columns{result.timeline.size()};
+  auto* elapsed = columns.add<double>("elapsed_s");
+  auto* allocated_gpus = columns.add<std::int32_t>("allocated_gpus");
+  auto* gpu_allocation = columns.add<double>("gpu_allocation");
+  auto* allocated_cpus = columns.add<std::int32_t>("allocated_cpus");
+  auto* running = columns.add<std::uint32_t>("running_jobs");
+  auto* queued = columns.add<std::uint32_t>("queued_jobs");
+  py::gil_scoped_release unlocked;
+  for (std::size_t i = 0; i < result.timeline.size(); ++i) {
+    const TimelineSample& s = result.timeline[i];
+    elapsed[i] = seconds_of((s.at - result.first_submit).count());
+    allocated_gpus[i] = s.allocated_gpus;
+    gpu_allocation[i] = total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0;
+    allocated_cpus[i] = s.allocated_cpus;
+    running[i] = s.running;
+    queued[i] = s.queued;
+  }
+  return columns.dict();
+}
+
+/// A finished run, kept until Python has taken its tables from it.
+struct FinishedRun {
+  Scenario scenario;
+  Trace trace;
+  RunResult result;
+  RunSummary summary;
+
+  int total_gpus() const { return scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node; }
+};
+
+/// `acmesim run`: the scenario at `path` with `overrides` ("key=value", as --set takes them).
+std::unique_ptr<FinishedRun> simulate(const std::string& path, const std::vector<std::string>& overrides,
+                                      const std::string& working_dir) {
+  const Catalog catalog = builtin_catalog();
+  auto run = std::make_unique<FinishedRun>();
+  run->scenario = load_scenario(path, overrides, working_dir);
+  // Built first, as `run` does: a typo in the scenario fails before a long trace read.
+  Policies policies = make_policies(run->scenario, catalog);
+  py::gil_scoped_release unlocked;
+  run->trace = read_acme_trace(run->scenario.trace_path, TraceReadOptions{run->scenario.skip_bad_rows});
+  Simulation simulation{run->scenario.cluster, run->trace.jobs, std::move(policies),
+                        simulation_options(run->scenario, run->trace)};
+  run->result = simulation.run();
+  run->summary = summarize(run->trace.jobs, run->result, run->total_gpus());
+  return run;
+}
+
+/// TEMPORARY: summary.json written into `dir`, until io/outputs.hpp gives its text.
+void write_summary(const FinishedRun& run, const std::string& dir) {
+  py::gil_scoped_release unlocked;
+  write_outputs(dir, run.scenario, run.trace, run.result, run.summary, {}, RunOutputs{false, false, true});
+}
+
+/// `acmesim compare`: compare.csv's text.
+std::string compare(const std::string& path, const std::vector<std::string>& overrides, const std::string& working_dir,
+                    const std::vector<std::string>& schedulers, const std::vector<std::string>& placements,
+                    unsigned threads) {
+  const Catalog catalog = builtin_catalog();
+  const Scenario scenario = load_scenario(path, overrides, working_dir);
+  const std::vector<CompareVariant> variants = compare_variants(scenario, catalog, schedulers, placements);
+  py::gil_scoped_release unlocked;
+  const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
+  return compare_csv(run_variants(scenario, trace, catalog, variants, threads));
+}
+
+/// `acmesim synth`: the generated trace's columns (what the trace file holds), written to `out`
+/// too when given.
+py::dict synth(const std::string& profile_name, std::optional<double> days, std::optional<std::uint64_t> jobs,
+               double load, std::uint64_t seed, const std::optional<std::string>& out_path) {
+  const Catalog catalog = builtin_catalog();
+  const WorkloadProfile profile = load_profile(resolve_profile(profile_name, ACMESIM_CONFIG_DIR "/profiles"));
+  Trace trace;
+  {
+    py::gil_scoped_release unlocked;
+    trace = generate_submissions(profile, SynthOptions{days, jobs, load, seed});
+    schedule_submissions(trace, profile, catalog, seed);
+    if (out_path) write_acme_trace(*out_path, trace, profile);
+  }
+  Columns columns = jobs_table(trace);
+  const RequestColumns request{columns, trace};
+  auto* state = columns.add_categorical<std::int8_t>("state", names_of(kFinalStates));
+  auto* submit = columns.add<double>("submit_s");
+  auto* start = columns.add<double>("start_s");
+  auto* end = columns.add<double>("end_s");
+  auto* duration = columns.add<double>("duration");
+  auto* queue = columns.add<double>("queue");
+  auto* gpu_time = columns.add<double>("gpu_time");
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+      const JobSpec& job = trace.jobs[i];
+      request.fill(i, job);
+      state[i] = static_cast<std::int8_t>(job.recorded_state);
+      // A generated job runs its recorded duration from its recorded start (io/trace_writer.cpp).
+      const std::int64_t start_ms = job.recorded_start->time_since_epoch().count();
+      submit[i] = seconds_of(job.submitted.time_since_epoch().count());
+      start[i] = seconds_of(start_ms);
+      end[i] = seconds_of(start_ms + job.runtime.count());
+      duration[i] = seconds_of(job.runtime.count());
+      queue[i] = start[i] - submit[i];
+      gpu_time[i] = duration[i] * job.demand.gpus;
+    }
+  }
+  py::dict out;
+  out["jobs"] = columns.dict();
+  out["epoch_unix_seconds"] = trace.epoch_unix_seconds;
+  out["utc_offset_minutes"] = trace.utc_offset_minutes;
+  return out;
+}
+
+/// `acmesim stats --format json`: the characterization of the trace at `path`, beside the
+/// reference `compare` names (seren, kalos or a YAML file) when given.
+std::string stats(const std::string& path, const std::optional<std::string>& compare_with, bool skip_bad_rows) {
+  std::optional<ReferenceRow> reference;
+  if (compare_with) {
+    reference = load_reference(resolve_reference(*compare_with, ACMESIM_CONFIG_DIR "/reference"), trace_stat_keys());
+  }
+  py::gil_scoped_release unlocked;
+  const Trace trace = read_acme_trace(path, TraceReadOptions{skip_bad_rows});
+  return format_trace_stats(compute_trace_stats(trace), reference ? &*reference : nullptr, StatsFormat::Json, path);
+}
+
+}  // namespace
+
+}  // namespace acmesim
+
+PYBIND11_MODULE(_acmesim, m) {
+  using namespace acmesim;
+  m.doc() = "acmesim's simulator for Python; use it through `import acmesim`";
+  // Bad input names its place ("file:line:column: ..."); ValueError is what Python code expects of it.
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  m.attr("__version__") = acmesim_version();
+  m.attr("default_scenario") = ACMESIM_CONFIG_DIR "/default.yaml";
+  py::class_<FinishedRun>(m, "FinishedRun")
+      .def("jobs", [](const FinishedRun& run) { return jobs_columns(run.trace, run.result); })
+      .def("timeline", [](const FinishedRun& run) { return timeline_columns(run.result, run.total_gpus()); })
+      .def("write_summary", &write_summary, py::arg("dir"))
+      .def_property_readonly("fingerprint", [](const FinishedRun& run) { return run.result.fingerprint; })
+      .def_property_readonly("events", [](const FinishedRun& run) { return run.result.events; })
+      .def_property_readonly(
+          "first_submit_s",
+          [](const FinishedRun& run) { return seconds_of(run.result.first_submit.time_since_epoch().count()); })
+      .def_property_readonly("epoch_unix_seconds", [](const FinishedRun& run) { return run.trace.epoch_unix_seconds; })
+      .def_property_readonly("utc_offset_minutes", [](const FinishedRun& run) { return run.trace.utc_offset_minutes; });
+  m.def("simulate", &simulate, py::arg("scenario"), py::arg("overrides"), py::arg("working_dir"));
+  m.def("compare", &compare, py::arg("scenario"), py::arg("overrides"), py::arg("working_dir"), py::arg("schedulers"),
+        py::arg("placements"), py::arg("threads"));
+  m.def("synth", &synth, py::arg("profile"), py::arg("days"), py::arg("jobs"), py::arg("load"), py::arg("seed"),
+        py::arg("out"));
+  m.def("stats", &stats, py::arg("trace"), py::arg("compare"), py::arg("skip_bad_rows"));
+}
