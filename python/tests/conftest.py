@@ -12,16 +12,17 @@ import pytest
 SOURCE_DIR = pathlib.Path(os.environ.get("ACMESIM_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 BINARY = pathlib.Path(os.environ.get("ACMESIM_BINARY", SOURCE_DIR / "build" / "acmesim"))
 
-# The bundled Seren week with failures, recovery, preemption by quota and switch groups, so that
-# every column of jobs.csv holds more than its default.
+# The bundled Seren week with failures, recovery, switch groups and, on 200 of Seren's 286 nodes,
+# preemptions by quota, so that every column of jobs.csv holds more than its default.
 FAULTS_SCENARIO = SOURCE_DIR / "configs" / "seren.yaml"
 FAULTS_SET = {
     "trace": str(SOURCE_DIR / "traces" / "seren_week.csv.gz"),
+    "cluster.nodes": 200,
     "outcomes": "trace-reasons",
     "failures": {"name": "node-mtbf", "rate_per_day": 0.02},
     "recovery": "auto",
 }
-# The same week on a cluster too small for some of its jobs: unschedulable and unstarted rows.
+# The same week on a cluster too small for some of its jobs: unschedulable rows.
 SMALL_SET = {"trace": str(SOURCE_DIR / "traces" / "seren_week.csv.gz"), "cluster.nodes": 4, "cluster.cpu_nodes": 0}
 
 

@@ -78,7 +78,7 @@ def test_stats_of_a_trace_are_those_of_acmesim_stats_json():
     assert acmesim.stats(trace) == json.loads(command("stats", trace, "--format", "json"))
     against = acmesim.stats(trace, compare="seren")
     assert against == json.loads(command("stats", trace, "--format", "json", "--compare", "seren"))
-    assert against["reference"]["name"] == "seren"
+    assert against["reference"]["name"] == "Seren (paper)"
     assert set(against["metrics"]["avg_run_time_gpu"]) >= {"value", "reference", "diff", "target_met"}
 
 
