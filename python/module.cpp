@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -13,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "io/acme_trace.hpp"
@@ -64,29 +68,33 @@ class Columns {
     return data;
   }
 
-  /// Keeps a column's place for add_text() once its values are known.
-  void reserve(const char* name) { columns_[name] = py::none(); }
-
-  /// A column of Python strings (numpy object array), `text(i)` the i'th; an empty one is None.
-  /// Written with the GIL held: creating a str needs it.
-  template <class Text>
-  void add_text(const char* name, Text&& text) {
+  /// A column of Python objects (numpy object array), each None until set_text() gives it a value.
+  /// Given the name of a column added before, it takes that column's place.
+  PyObject** add_objects(const char* name) {
     py::array array(py::dtype("O"), rows_);
     auto* slots = static_cast<PyObject**>(array.mutable_data());
     for (py::ssize_t i = 0; i < rows_; ++i) {
-      const std::string_view value = text(static_cast<std::size_t>(i));
-      PyObject* object = Py_None;
-      if (value.empty()) {
-        Py_INCREF(object);
-      } else {
-        // Trace ids are bytes as the file had them: invalid UTF-8 becomes U+FFFD, as in summary.json.
-        object = PyUnicode_DecodeUTF8(value.data(), std::ssize(value), "replace");
-        if (object == nullptr) throw py::error_already_set();
-      }
-      Py_XDECREF(slots[i]);  // numpy starts an object array with None or NULL
-      slots[i] = object;
+      Py_XDECREF(slots[i]);  // numpy starts an object array with None or with NULL
+      Py_INCREF(Py_None);
+      slots[i] = Py_None;
     }
     columns_[name] = std::move(array);
+    return slots;
+  }
+
+  /// `text` as the str in `slot` of an add_objects() column; the GIL must be held.
+  static void set_text(PyObject*& slot, std::string_view text) {
+    PyObject* value = nullptr;
+    if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+      value = PyUnicode_New(std::ssize(text), 127);  // ASCII, the common case: a copy, no decoding
+      if (value != nullptr) std::copy(text.begin(), text.end(), static_cast<char*>(PyUnicode_DATA(value)));
+    } else {
+      // Text is bytes as the trace had them: invalid UTF-8 becomes U+FFFD, as in summary.json.
+      value = PyUnicode_DecodeUTF8(text.data(), std::ssize(text), "replace");
+    }
+    if (value == nullptr) throw py::error_already_set();
+    Py_DECREF(slot);
+    slot = value;
   }
 
   py::dict dict() const { return columns_; }
@@ -143,10 +151,35 @@ class RequestColumns {
   std::int8_t* type_;
 };
 
-/// job_id first, as in jobs.csv: a Python str per job, made with the GIL held.
+/// `text` as an integer if it is one written plainly (no sign, leading zero or blank), as the number
+/// pandas.read_csv would read and the same text again.
+std::optional<std::int64_t> plain_integer(std::string_view text) {
+  std::int64_t value = 0;
+  if (text.empty() || (text[0] == '0' && text.size() > 1)) return std::nullopt;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+/// A new table with its job_id column, as jobs.csv's is read by pandas: integers when every id is a
+/// plain integer (AcmeTrace's Seren ids and generated traces' are), else a str per job. Strings cost
+/// a Python object each, most of the time the whole table takes.
 Columns jobs_table(const Trace& trace) {
   Columns columns{trace.jobs.size()};
-  columns.add_text("job_id", [&](std::size_t i) -> std::string_view { return trace.jobs[i].trace_id; });
+  std::int64_t* numbers = columns.add<std::int64_t>("job_id");
+  bool all_numbers = true;
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < trace.jobs.size() && all_numbers; ++i) {
+      const std::optional<std::int64_t> number = plain_integer(trace.jobs[i].trace_id);
+      all_numbers = number.has_value();
+      if (number) numbers[i] = *number;
+    }
+  }
+  if (!all_numbers) {
+    PyObject** texts = columns.add_objects("job_id");
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) Columns::set_text(texts[i], trace.jobs[i].trace_id);
+  }
   return columns;
 }
 
@@ -192,8 +225,8 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
   auto* lost_gpu_time = columns.add<double>("lost_gpu_time");
   auto* overhead_gpu_time = columns.add<double>("overhead_gpu_time");
   auto* failure_reason = columns.add_categorical<std::int8_t>("failure_reason", failure_reason_names());
-  columns.reserve("failure_log");
-  std::vector<std::string> failure_logs(n);  // formatted without the GIL, made into str with it
+  PyObject** failure_log = columns.add_objects("failure_log");
+  std::vector<std::pair<std::size_t, std::string>> failure_logs;  // made into str once the GIL is back
   auto* checkpoint_gpu_time = columns.add<double>("checkpoint_gpu_time");
   auto* recovery_wait = columns.add<double>("recovery_wait");
   auto* manual_interventions = columns.add<std::uint32_t>("manual_interventions");
@@ -231,7 +264,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
       lost_gpu_time[i] = seconds_of(s.lost_gpu_ms);
       overhead_gpu_time[i] = seconds_of(s.overhead_gpu_ms);
       failure_reason[i] = static_cast<std::int8_t>(static_cast<int>(s.end_reason) - 1);
-      if (!s.failure_log.empty()) failure_logs[i] = failure_log_cell(s);
+      if (!s.failure_log.empty()) failure_logs.emplace_back(i, failure_log_cell(s));
       checkpoint_gpu_time[i] = seconds_of(s.checkpoint_gpu_ms);
       recovery_wait[i] = seconds_of(s.recovery_wait.count());
       manual_interventions[i] = s.manual_interventions;
@@ -242,7 +275,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
       slowdown[i] = s.slowdown(spec.submitted, spec.runtime);
     }
   }
-  columns.add_text("failure_log", [&](std::size_t i) -> std::string_view { return failure_logs[i]; });
+  for (const auto& [i, text] : failure_logs) Columns::set_text(failure_log[i], text);
   return columns.dict();
 }
 

@@ -94,8 +94,12 @@ def _timezone(minutes: int) -> _datetime.timezone:
 def _datetimes(seconds: _np.ndarray, epoch_unix_seconds: int, tz: _datetime.timezone):
     """Instants `seconds` after the epoch, in whole seconds as the CSV outputs write them; NaN -> NaT."""
     ms = _np.round(seconds * 1000.0)  # the simulator's milliseconds again, exactly
-    ms += epoch_unix_seconds * 1000.0 - ms % 1000.0  # whole numbers below 2^53: exact
-    return _pd.to_datetime(ms, unit="ms", utc=True).tz_convert(tz).array
+    ms -= ms % 1000.0
+    missing = _np.isnan(ms)
+    ms[missing] = 0
+    ns = (ms.astype(_np.int64) + epoch_unix_seconds * 1000) * 1_000_000
+    ns[missing] = _np.iinfo(_np.int64).min  # NaT
+    return _pd.DatetimeIndex(ns.view("M8[ns]"), tz="UTC").tz_convert(tz).array
 
 
 def _frame(columns: dict, time_columns: dict, after: str, epoch_unix_seconds: int, utc_offset_minutes: int):

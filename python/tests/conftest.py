@@ -58,5 +58,5 @@ def read_jobs_csv(folder) -> pd.DataFrame:
     return pd.read_csv(
         folder / "jobs.csv",
         parse_dates=["submit_time", "start_time", "end_time"],
-        dtype={"job_id": str, "user": str, "failure_reason": str, "failure_log": str},
+        dtype={"user": str, "failure_reason": str, "failure_log": str},
     )

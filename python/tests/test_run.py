@@ -57,7 +57,8 @@ def test_strings_with_few_values_are_categorical_and_counts_are_integers():
         assert isinstance(jobs[name].dtype, pd.CategoricalDtype), name
     for name in ("node_num", "gpu_num", "cpu_num", "attempts", "preemptions", "failures", "switch_groups"):
         assert pd.api.types.is_integer_dtype(jobs[name]), name
-    assert isinstance(jobs.job_id[0], str)
+    # job_id: integers where every id is a plain integer, as pandas.read_csv reads the column.
+    assert pd.api.types.is_integer_dtype(jobs.job_id)
 
 
 def test_job_times_are_datetimes_in_the_trace_utc_offset(command_run):
