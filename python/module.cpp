@@ -124,33 +124,6 @@ constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
 double seconds_of(std::int64_t ms) { return static_cast<double>(ms) / 1000.0; }
 
-/// The request columns every jobs table starts with (job_id and user, node_num, gpu_num, cpu_num,
-/// type and submit_s), as in the trace; `fill` writes them once the GIL is released.
-class RequestColumns {
- public:
-  RequestColumns(Columns& columns, const Trace& trace)
-      : user_{columns.add_categorical<std::int32_t>("user", user_names(trace))},
-        nodes_{columns.add<std::int32_t>("node_num")},
-        gpus_{columns.add<std::int32_t>("gpu_num")},
-        cpus_{columns.add<std::int32_t>("cpu_num")},
-        type_{columns.add_categorical<std::int8_t>("type", names_of(kJobTypes))} {}
-
-  void fill(std::size_t i, const JobSpec& spec) const {
-    user_[i] = static_cast<std::int32_t>(spec.user.value());
-    nodes_[i] = spec.demand.nodes;
-    gpus_[i] = spec.demand.gpus;
-    cpus_[i] = spec.demand.cpus;
-    type_[i] = static_cast<std::int8_t>(spec.type);
-  }
-
- private:
-  std::int32_t* user_;
-  std::int32_t* nodes_;
-  std::int32_t* gpus_;
-  std::int32_t* cpus_;
-  std::int8_t* type_;
-};
-
 /// `text` as an integer if it is one written plainly (no sign, leading zero or blank), as the number
 /// pandas.read_csv would read and the same text again.
 std::optional<std::int64_t> plain_integer(std::string_view text) {
@@ -183,40 +156,77 @@ Columns jobs_table(const Trace& trace) {
   return columns;
 }
 
-// TEMPORARY: one job's jobs.csv values, derived here as io/outputs.cpp derives them, until
-// sim/metrics/job_record.hpp (job_record()) is on main and replaces this struct and function.
-struct JobValues {
-  bool ran = false;
-  bool unschedulable = false;
-  FinalState state = FinalState::Completed;
-  std::int64_t start_ms = 0, end_ms = 0;
+/// When a job ran, in milliseconds since SimTime 0, and the GPU time it held.
+struct RanTimes {
+  std::int64_t start_ms = 0;
+  std::int64_t end_ms = 0;
+  std::int64_t gpu_time_ms = 0;
 };
 
-JobValues job_values(const JobSpec& spec, const JobStatus& s) {
-  JobValues v;
-  v.ran = s.phase == JobPhase::Ended;
-  v.unschedulable = s.phase == JobPhase::Unschedulable;
-  v.state = v.ran ? s.state : spec.recorded_state;
-  if (v.ran) {
-    v.start_ms = s.started->time_since_epoch().count();
-    v.end_ms = s.ended->time_since_epoch().count();
+/// The 13 columns of a Seren-schema trace, with which every jobs table starts (job_id, user,
+/// node_num, gpu_num, cpu_num, type, state, then the times as submit_s, start_s, end_s, duration,
+/// queue, gpu_time); fill() writes a row once the GIL is released.
+class TraceColumns {
+ public:
+  explicit TraceColumns(const Trace& trace)
+      : columns{jobs_table(trace)},
+        user_{columns.add_categorical<std::int32_t>("user", user_names(trace))},
+        nodes_{columns.add<std::int32_t>("node_num")},
+        gpus_{columns.add<std::int32_t>("gpu_num")},
+        cpus_{columns.add<std::int32_t>("cpu_num")},
+        type_{columns.add_categorical<std::int8_t>("type", names_of(kJobTypes))},
+        state_{columns.add_categorical<std::int8_t>("state", names_of(kFinalStates))},
+        submit_{columns.add<double>("submit_s")},
+        start_{columns.add<double>("start_s")},
+        end_{columns.add<double>("end_s")},
+        duration_{columns.add<double>("duration")},
+        queue_{columns.add<double>("queue")},
+        gpu_time_{columns.add<double>("gpu_time")} {}
+
+  /// Row i: `ran` empty for a job that never ran (no times, as jobs.csv leaves them empty).
+  void fill(std::size_t i, const JobSpec& spec, FinalState state, const std::optional<RanTimes>& ran) const {
+    user_[i] = static_cast<std::int32_t>(spec.user.value());
+    nodes_[i] = spec.demand.nodes;
+    gpus_[i] = spec.demand.gpus;
+    cpus_[i] = spec.demand.cpus;
+    type_[i] = static_cast<std::int8_t>(spec.type);
+    state_[i] = static_cast<std::int8_t>(state);
+    const std::int64_t submit_ms = spec.submitted.time_since_epoch().count();
+    submit_[i] = seconds_of(submit_ms);
+    if (!ran) {
+      start_[i] = end_[i] = duration_[i] = queue_[i] = gpu_time_[i] = kMissing;
+      return;
+    }
+    start_[i] = seconds_of(ran->start_ms);
+    end_[i] = seconds_of(ran->end_ms);
+    duration_[i] = seconds_of(ran->end_ms - ran->start_ms);
+    queue_[i] = seconds_of(ran->start_ms - submit_ms);
+    gpu_time_[i] = seconds_of(ran->gpu_time_ms);
   }
-  return v;
-}
+
+  Columns columns;  // more columns may follow
+
+ private:
+  std::int32_t* user_;
+  std::int32_t* nodes_;
+  std::int32_t* gpus_;
+  std::int32_t* cpus_;
+  std::int8_t* type_;
+  std::int8_t* state_;
+  double* submit_;
+  double* start_;
+  double* end_;
+  double* duration_;
+  double* queue_;
+  double* gpu_time_;
+};
 
 /// jobs.csv as columns: the same names, in the same order, with the same meanings; times in
 /// seconds since SimTime 0 (submit_s, start_s, end_s), NaN where jobs.csv leaves a cell empty.
 py::dict jobs_columns(const Trace& trace, const RunResult& result) {
   const std::size_t n = trace.jobs.size();
-  Columns columns = jobs_table(trace);
-  const RequestColumns request{columns, trace};
-  auto* state = columns.add_categorical<std::int8_t>("state", names_of(kFinalStates));
-  auto* submit = columns.add<double>("submit_s");
-  auto* start = columns.add<double>("start_s");
-  auto* end = columns.add<double>("end_s");
-  auto* duration = columns.add<double>("duration");
-  auto* queue = columns.add<double>("queue");
-  auto* gpu_time = columns.add<double>("gpu_time");
+  TraceColumns table{trace};
+  Columns& columns = table.columns;
   auto* jct = columns.add<double>("jct");
   auto* outcome = columns.add_categorical<std::int8_t>("outcome", {"ran", "unschedulable", "unstarted"});
   auto* attempts = columns.add<std::uint32_t>("attempts");
@@ -239,25 +249,24 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
     for (std::size_t i = 0; i < n; ++i) {
       const JobSpec& spec = trace.jobs[i];
       const JobStatus& s = result.jobs[i];
-      const JobValues v = job_values(spec, s);
-      request.fill(i, spec);
-      state[i] = static_cast<std::int8_t>(v.state);
-      submit[i] = seconds_of(spec.submitted.time_since_epoch().count());
-      outcome[i] = static_cast<std::int8_t>(v.ran ? 0 : v.unschedulable ? 1 : 2);
-      if (!v.ran) {
-        start[i] = end[i] = duration[i] = queue[i] = gpu_time[i] = jct[i] = ettr[i] = wait[i] = slowdown[i] = kMissing;
+      // TEMPORARY: derived here as io/outputs.cpp derives jobs.csv's values, until
+      // sim/metrics/job_record.hpp (job_record()) is on main and gives them.
+      const bool ran = s.phase == JobPhase::Ended;
+      if (!ran) {
+        table.fill(i, spec, spec.recorded_state, std::nullopt);
+        outcome[i] = static_cast<std::int8_t>(s.phase == JobPhase::Unschedulable ? 1 : 2);
+        jct[i] = ettr[i] = wait[i] = slowdown[i] = kMissing;
         attempts[i] = preemptions[i] = failures[i] = manual_interventions[i] = 0;
         lost_gpu_time[i] = overhead_gpu_time[i] = checkpoint_gpu_time[i] = recovery_wait[i] = 0;
         failure_reason[i] = -1;
         switch_groups[i] = 0;
         continue;
       }
-      start[i] = seconds_of(v.start_ms);
-      end[i] = seconds_of(v.end_ms);
-      duration[i] = seconds_of(v.end_ms - v.start_ms);
-      queue[i] = seconds_of(v.start_ms - spec.submitted.time_since_epoch().count());
-      gpu_time[i] = seconds_of(s.held_gpu_ms);
-      jct[i] = seconds_of(v.end_ms - spec.submitted.time_since_epoch().count());
+      const std::int64_t start_ms = s.started->time_since_epoch().count();
+      const std::int64_t end_ms = s.ended->time_since_epoch().count();
+      table.fill(i, spec, s.state, RanTimes{start_ms, end_ms, s.held_gpu_ms});
+      outcome[i] = 0;
+      jct[i] = seconds_of(end_ms - spec.submitted.time_since_epoch().count());
       attempts[i] = s.attempt;
       preemptions[i] = s.preemptions;
       failures[i] = s.failures;
@@ -268,7 +277,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
       checkpoint_gpu_time[i] = seconds_of(s.checkpoint_gpu_ms);
       recovery_wait[i] = seconds_of(s.recovery_wait.count());
       manual_interventions[i] = s.manual_interventions;
-      const std::int64_t wall = v.end_ms - v.start_ms;
+      const std::int64_t wall = end_ms - start_ms;
       ettr[i] = wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0;
       switch_groups[i] = s.switch_groups;
       wait[i] = seconds_of(s.wait(spec.submitted).count());
@@ -359,33 +368,19 @@ py::dict synth(const std::string& profile_name, std::optional<double> days, std:
     schedule_submissions(trace, profile, catalog, seed);
     if (out_path) write_acme_trace(*out_path, trace, profile);
   }
-  Columns columns = jobs_table(trace);
-  const RequestColumns request{columns, trace};
-  auto* state = columns.add_categorical<std::int8_t>("state", names_of(kFinalStates));
-  auto* submit = columns.add<double>("submit_s");
-  auto* start = columns.add<double>("start_s");
-  auto* end = columns.add<double>("end_s");
-  auto* duration = columns.add<double>("duration");
-  auto* queue = columns.add<double>("queue");
-  auto* gpu_time = columns.add<double>("gpu_time");
+  const TraceColumns table{trace};
   {
     py::gil_scoped_release unlocked;
     for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
       const JobSpec& job = trace.jobs[i];
-      request.fill(i, job);
-      state[i] = static_cast<std::int8_t>(job.recorded_state);
       // A generated job runs its recorded duration from its recorded start (io/trace_writer.cpp).
       const std::int64_t start_ms = job.recorded_start->time_since_epoch().count();
-      submit[i] = seconds_of(job.submitted.time_since_epoch().count());
-      start[i] = seconds_of(start_ms);
-      end[i] = seconds_of(start_ms + job.runtime.count());
-      duration[i] = seconds_of(job.runtime.count());
-      queue[i] = start[i] - submit[i];
-      gpu_time[i] = duration[i] * job.demand.gpus;
+      table.fill(i, job, job.recorded_state,
+                 RanTimes{start_ms, start_ms + job.runtime.count(), job.runtime.count() * job.demand.gpus});
     }
   }
   py::dict out;
-  out["jobs"] = columns.dict();
+  out["jobs"] = table.columns.dict();
   out["epoch_unix_seconds"] = trace.epoch_unix_seconds;
   out["utc_offset_minutes"] = trace.utc_offset_minutes;
   return out;
