@@ -5,7 +5,8 @@
 
     PYTHONPATH=build/python python3 docs/notebook_example.py queueing.png
 
-Each cell below is what one notebook cell would hold.
+It prints that table's two 150-node rows (fifo: Pretrain 64,751 s ... ; acme: Eval 660 s, 1,599
+preemptions). Each cell below is what one notebook cell would hold.
 """
 
 import pathlib
@@ -40,18 +41,21 @@ table["GPU alloc. %"] = runs[runs.type == "all"].groupby("scheduler").gpu_alloca
 table["preemptions"] = runs[runs.type == "all"].groupby("scheduler").preemptions.mean()
 print("Mean queueing delay (s) per job type, Seren week on 150 nodes, mean over seeds 1-5")
 print(table.to_string())
+# The trace's outcomes and these two schedulers draw no random numbers, so every seed gives the
+# same table; with a failure model (set={"failures": ...}) the seeds differ.
 spread = (by_type["max"] - by_type["min"])[types].abs().max().max()
 print(f"largest spread over the seeds: {spread:.0f} s")
 
-# %% Evaluation waits longest of the non-pretraining types under acme, not under fifo [Acme Fig 6].
+# %% Under acme evaluation waits longest of the non-pretraining types [Acme Fig 6]; under fifo they all wait alike.
 best_effort = [t for t in types if t != "Pretrain"]
-for scheduler in ("fifo", "acme"):
-    longest = table.loc[scheduler, best_effort].idxmax()
-    print(f"{scheduler}: longest mean wait of the non-pretraining types: {longest}")
+print(f"acme: longest mean wait of the non-pretraining types: {table.loc['acme', best_effort].idxmax()}")
+fifo = table.loc["fifo", best_effort]
+print(f"fifo: non-pretraining types wait {fifo.min():,.0f}-{fifo.max():,.0f} s, within {fifo.max() / fifo.min() - 1:.0%}")
 
 # %% The figure: one bar per type and scheduler, on a log scale (fifo's waits are ~100x acme's).
 axes = table[types].T.plot.bar(logy=True, figsize=(7, 3.5), rot=0)
 axes.set_ylabel("mean queueing delay (s)")
+axes.legend(title="scheduler", loc="upper left", bbox_to_anchor=(1.0, 1.0))
 axes.set_title("Seren week, 150 nodes: mean over seeds 1-5")
 plt.tight_layout()
 plt.savefig(figure_path, dpi=120)
