@@ -236,7 +236,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
   auto* overhead_gpu_time = columns.add<double>("overhead_gpu_time");
   auto* failure_reason = columns.add_categorical<std::int8_t>("failure_reason", failure_reason_names());
   PyObject** failure_log = columns.add_objects("failure_log");
-  std::vector<std::pair<std::size_t, std::string>> failure_logs;  // made into str once the GIL is back
+  std::vector<std::size_t> with_failure_log;  // its str made once the GIL is back
   auto* checkpoint_gpu_time = columns.add<double>("checkpoint_gpu_time");
   auto* recovery_wait = columns.add<double>("recovery_wait");
   auto* manual_interventions = columns.add<std::uint32_t>("manual_interventions");
@@ -273,7 +273,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
       lost_gpu_time[i] = seconds_of(s.lost_gpu_ms);
       overhead_gpu_time[i] = seconds_of(s.overhead_gpu_ms);
       failure_reason[i] = static_cast<std::int8_t>(static_cast<int>(s.end_reason) - 1);
-      if (!s.failure_log.empty()) failure_logs.emplace_back(i, failure_log_cell(s));
+      if (!s.failure_log.empty()) with_failure_log.push_back(i);
       checkpoint_gpu_time[i] = seconds_of(s.checkpoint_gpu_ms);
       recovery_wait[i] = seconds_of(s.recovery_wait.count());
       manual_interventions[i] = s.manual_interventions;
@@ -284,7 +284,7 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
       slowdown[i] = s.slowdown(spec.submitted, spec.runtime);
     }
   }
-  for (const auto& [i, text] : failure_logs) Columns::set_text(failure_log[i], text);
+  for (const std::size_t i : with_failure_log) Columns::set_text(failure_log[i], failure_log_cell(result.jobs[i]));
   return columns.dict();
 }
 

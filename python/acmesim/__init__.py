@@ -92,14 +92,20 @@ def _timezone(minutes: int) -> _datetime.timezone:
 
 
 def _datetimes(seconds: _np.ndarray, epoch_unix_seconds: int, tz: _datetime.timezone):
-    """Instants `seconds` after the epoch, in whole seconds as the CSV outputs write them; NaN -> NaT."""
-    ms = _np.round(seconds * 1000.0)  # the simulator's milliseconds again, exactly
-    ms -= ms % 1000.0
-    missing = _np.isnan(ms)
-    ms[missing] = 0
-    ns = (ms.astype(_np.int64) + epoch_unix_seconds * 1000) * 1_000_000
+    """Instants `seconds` after the epoch, in whole seconds as the CSV outputs write them; NaN -> NaT.
+    In place where numpy allows: each temporary array of a million rows is memory to fault in."""
+    whole = _np.multiply(seconds, 1000.0)
+    _np.round(whole, out=whole)  # the simulator's milliseconds again, exactly
+    _np.divide(whole, 1000.0, out=whole)  # then floor: exact for whole milliseconds (floor_divide is slow)
+    _np.floor(whole, out=whole)
+    missing = _np.isnan(whole)
+    whole[missing] = 0
+    ns = whole.astype(_np.int64)
+    ns += epoch_unix_seconds
+    ns *= 1_000_000_000
     ns[missing] = _np.iinfo(_np.int64).min  # NaT
-    return _pd.DatetimeIndex(ns.view("M8[ns]"), tz="UTC").tz_convert(tz).array
+    # The values are UTC instants; the dtype shows them in the trace's offset.
+    return _pd.arrays.DatetimeArray(ns.view("M8[ns]"), dtype=_pd.DatetimeTZDtype(tz=tz))
 
 
 def _frame(columns: dict, time_columns: dict, after: str, epoch_unix_seconds: int, utc_offset_minutes: int):
