@@ -50,7 +50,7 @@ print(f"largest spread over the seeds: {spread:.0f} s")
 best_effort = [t for t in types if t != "Pretrain"]
 print(f"acme: longest mean wait of the non-pretraining types: {table.loc['acme', best_effort].idxmax()}")
 fifo = table.loc["fifo", best_effort]
-print(f"fifo: non-pretraining types wait {fifo.min():,.0f}-{fifo.max():,.0f} s, within {fifo.max() / fifo.min() - 1:.0%}")
+print(f"fifo: the non-pretraining types wait {fifo.min():,.0f}-{fifo.max():,.0f} s, alike")
 
 # %% The figure: one bar per type and scheduler, on a log scale (fifo's waits are ~100x acme's).
 axes = table[types].T.plot.bar(logy=True, figsize=(7, 3.5), rot=0)

@@ -32,7 +32,7 @@ __all__ = ["InputError", "Result", "run", "compare", "synth", "stats", "__versio
 _default_scenario = _acmesim.default_scenario
 
 
-@_dataclass(frozen=True)
+@_dataclass(frozen=True, eq=False)  # eq: DataFrames have no single truth value
 class Result:
     """One run: what `acmesim run` writes, as Python values.
 
@@ -108,10 +108,11 @@ def _datetimes(seconds: _np.ndarray, epoch_unix_seconds: int, tz: _datetime.time
     return _pd.arrays.DatetimeArray(ns.view("M8[ns]"), dtype=_pd.DatetimeTZDtype(tz=tz))
 
 
-def _frame(columns: dict, time_columns: dict, after: str, epoch_unix_seconds: int, utc_offset_minutes: int):
+def _frame(columns: dict, epoch_unix_seconds: int, utc_offset_minutes: int, time_columns=None, after=None):
     """A DataFrame of the extension's columns: (codes, categories) pairs become Categoricals, and
     the datetime columns of `time_columns` (name -> seconds column) are placed after `after`."""
     tz = _timezone(utc_offset_minutes)
+    time_columns = time_columns or {}
     data = {}
     for name, values in columns.items():
         if isinstance(values, tuple):
@@ -154,14 +155,15 @@ def _result(finished) -> Result:
 
 
 def _jobs_frame(finished) -> _pd.DataFrame:
-    return _frame(finished.jobs(), _JOB_TIMES, "end_s", finished.epoch_unix_seconds, finished.utc_offset_minutes)
+    return _frame(finished.jobs(), finished.epoch_unix_seconds, finished.utc_offset_minutes, _JOB_TIMES, "end_s")
 
 
 def _timeline_frame(finished) -> _pd.DataFrame:
     columns = finished.timeline()
-    timeline = _frame(columns, {}, "", finished.epoch_unix_seconds, finished.utc_offset_minutes)
+    timeline = _frame(columns, finished.epoch_unix_seconds, finished.utc_offset_minutes)
     instants = columns["elapsed_s"] + finished.first_submit_s
-    timeline.insert(0, "time", _datetimes(instants, finished.epoch_unix_seconds, _timezone(finished.utc_offset_minutes)))
+    tz = _timezone(finished.utc_offset_minutes)
+    timeline.insert(0, "time", _datetimes(instants, finished.epoch_unix_seconds, tz))
     return timeline
 
 
@@ -188,7 +190,7 @@ def synth(profile="seren", *, days=None, jobs=None, load=1.0, seed=1, out=None) 
     raw = _acmesim.synth(
         _os.fspath(profile), days, jobs, float(load), int(seed), None if out is None else _os.fspath(out)
     )
-    return _frame(raw["jobs"], _JOB_TIMES, "end_s", raw["epoch_unix_seconds"], raw["utc_offset_minutes"])
+    return _frame(raw["jobs"], raw["epoch_unix_seconds"], raw["utc_offset_minutes"], _JOB_TIMES, "end_s")
 
 
 _TRACE_COLUMNS = [
