@@ -37,11 +37,14 @@ packages=(
   libfmt-dev                     # formatting (g++ 12 has no <format>)
   catch2                         # tests (Catch2 v2 on Debian 12)
   zlib1g-dev                     # inflating gzip traces
+  libssl-dev                     # SHA-256 of traces and resolved scenarios (provenance)
   libcli11-dev                   # the command line
   libspdlog-dev                  # logging: levels, one logger for every command
   libbenchmark-dev               # micro-benchmarks (bench/)
   clang-format                   # formatting, checked in CI
   libboost-mpi-dev libopenmpi-dev openmpi-bin  # sweeps across the ranks of an MPI job (Boost.MPI, Open MPI)
+  libjs-vega                     # the charts of `acmesim report`, inlined into its page (no network)
+  chromium                       # renders the report's pages headless in the tests
   pybind11-dev python3-dev       # the Python module (python/, `import acmesim`)
   python3-numpy python3-pandas   # ... its DataFrames
   python3-pytest                 # ... its tests; docs/notebook_example.py also wants python3-matplotlib, untested

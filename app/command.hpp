@@ -24,6 +24,7 @@ struct Context {
   std::string config_dir;        // the bundled configs/
   std::string default_scenario;  // configs/default.yaml
   spdlog::logger& log;           // stderr: progress, warnings, errors (app/log.hpp)
+  std::string command_line;      // as typed, for the outputs' provenance
   int exit_code = 0;             // set by a command that ends otherwise than with success
 };
 
@@ -65,5 +66,6 @@ void add_failures(CLI::App& app, Context& context);
 void add_eval_bench(CLI::App& app, Context& context);
 void add_eval_cluster(CLI::App& app, Context& context);
 void add_sweep(CLI::App& app, Context& context);
+void add_report(CLI::App& app, Context& context);
 
 }  // namespace acmesim::app

@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
   using namespace acmesim;
   const Catalog catalog = builtin_catalog();
   const std::shared_ptr<spdlog::logger> log = app::make_logger();
-  app::Context context{catalog, ACMESIM_CONFIG_DIR, std::string(ACMESIM_CONFIG_DIR) + "/default.yaml", *log};
+  app::Context context{catalog, ACMESIM_CONFIG_DIR, std::string(ACMESIM_CONFIG_DIR) + "/default.yaml", *log,
+                       shell_command_line(argc, argv)};
   CLI::App cli{
       "acmesim: a discrete-event simulator of LLM-development GPU datacenters (the Acme clusters of "
       "Hu et al., NSDI'24)"};
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
   app::add_eval_bench(cli, context);
   app::add_eval_cluster(cli, context);
   app::add_sweep(cli, context);
+  app::add_report(cli, context);
   install_signal_handlers();
   try {
     reject_unknown_options(cli, argc, argv);

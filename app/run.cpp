@@ -26,18 +26,38 @@ struct RunArgs {
   std::optional<std::string> seed;  // as typed: checked by the scenario reader, as `--set seed=` is
   bool skip_bad_rows = false;
   bool quiet = false;
+  bool print_config = false;
+  bool force = false;
 };
 
-int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
+/// Where the outputs go: -o, else out/NAME for the scenario as written, or out/NAME-ID when
+/// overrides change it, so that runs of different configurations never replace each other.
+/// A folder holding another configuration's outputs is refused unless --force.
+std::string output_dir(const RunArgs& args, const Scenario& scenario, const Provenance& provenance) {
+  std::string out = args.out;
+  if (out.empty()) {
+    out = provenance.overrides.empty() ? fmt::format("out/{}", scenario.name)
+                                       : fmt::format("out/{}-{}", scenario.name, provenance.scenario_id().substr(0, 8));
+  }
+  const std::string recorded = recorded_scenario_id(out);
+  if (args.force || recorded.empty() || recorded == provenance.scenario_id()) return out;
+  throw InputError(fmt::format(
+      "{}: holds the outputs of another configuration ({}; this run's is {}): give another folder with -o, or "
+      "--force to replace them",
+      out, recorded == "?" ? "its summary.json names none" : "scenario_id " + recorded, provenance.scenario_id()));
+}
+
+int run(const RunArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log) {
   std::vector<std::string> overrides = args.sets;
   if (args.seed) overrides.push_back(fmt::format("seed={}", *args.seed));
   const Scenario scenario = load_scenario(args.scenario, overrides, std::filesystem::current_path().string());
-  // Build the policies first: a typo in the scenario should fail before a long trace read.
-  catalog.schedulers.make(scenario.scheduler);
-  catalog.placements.make(scenario.placement);
-  catalog.outcomes.make(scenario.outcomes);
-  catalog.failures.make(scenario.failures);
-  catalog.recoveries.make(scenario.recovery);
+  // Resolving builds every policy: a typo in the scenario fails here, before a long trace read.
+  const Provenance provenance{command_line, overrides, resolved_scenario_yaml(scenario, catalog)};
+  if (args.print_config) {
+    fmt::print("{}", provenance.scenario_yaml);
+    return 0;
+  }
+  const std::string out = output_dir(args, scenario, provenance);
 
   const int total_gpus = scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node;
   log.debug("scenario {}: trace {}, {} x {} GPUs, scheduler {}, placement {}", scenario.source, scenario.trace_path,
@@ -64,10 +84,9 @@ int run(const RunArgs& args, const Catalog& catalog, spdlog::logger& log) {
   const RunResult result = simulation.run();
   simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
   const RunSummary summary = summarize(trace.jobs, result, total_gpus);
-  const std::string out = args.out.empty() ? fmt::format("out/{}", scenario.name) : args.out;
   ProgressLine writing{log, "writing"};
   writing.update(out);
-  write_outputs(out, scenario, trace, result, summary, [&](std::size_t rows) {
+  write_outputs(out, provenance, scenario, trace, result, summary, [&](std::size_t rows) {
     writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
                                100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
                                trace.jobs.size()));
@@ -104,7 +123,13 @@ void add_run(CLI::App& app, Context& context) {
                                      "jobs.csv, timeline.csv and summary.json");
   cmd->add_option("scenario", args->scenario, "Scenario YAML (default: the bundled configs/default.yaml)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("-o,--out", args->out, "Output directory (default: out/<scenario name>)");
+  cmd->add_option("-o,--out", args->out,
+                  "Output directory (default: out/<scenario name>, or out/<scenario name>-<id of the resolved "
+                  "scenario> when --set or --seed change it)");
+  cmd->add_flag("--force", args->force,
+                "Replace the outputs of another configuration in the output directory (refused without it)");
+  cmd->add_flag("--print-config", args->print_config,
+                "Print the resolved scenario (every key and policy parameter, defaults filled in) as YAML and exit");
   add_set_option(*cmd, args->sets,
                  "Override a scenario key, e.g. --set cluster.nodes=300 --set scheduler=replay "
                  "--set trace=x.csv (paths given here are relative to the working directory)");
@@ -113,7 +138,8 @@ void add_run(CLI::App& app, Context& context) {
   cmd->add_flag("--skip-bad-rows", args->skip_bad_rows,
                 "Skip malformed trace rows, counting and reporting them, instead of stopping at the first");
   add_log_options(*cmd, context.log, &args->quiet);
-  cmd->callback([args, &context] { context.exit_code = run(*args, context.catalog, context.log); });
+  cmd->callback(
+      [args, &context] { context.exit_code = run(*args, context.catalog, context.command_line, context.log); });
 }
 
 }  // namespace acmesim::app

@@ -111,7 +111,7 @@ int run_here(SweepRuns& runs, const SweepArgs& args, const std::string& out, uns
   return 0;
 }
 
-int sweep(const SweepArgs& args, const Catalog& catalog, spdlog::logger& log) {
+int sweep(const SweepArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log) {
   if (!args.summarize.empty()) {
     const std::string table = summarize_sweep(args.summarize, args.metrics);
     if (!args.quiet) fmt::print("{}", table);
@@ -137,6 +137,7 @@ int sweep(const SweepArgs& args, const Catalog& catalog, spdlog::logger& log) {
       };
       try {
         SweepRuns runs{load_sweep(args.file), catalog};
+        runs.set_command_line(command_line);
         const std::string out = args.out.empty() ? "out/" + runs.sweep().name : args.out;
         if (args.dry_run) {
           if (world.rank() == 0) fmt::print("{}", dry_run_text(runs, out));
@@ -160,6 +161,7 @@ int sweep(const SweepArgs& args, const Catalog& catalog, spdlog::logger& log) {
   }
 #endif
   SweepRuns runs{load_sweep(args.file), catalog};
+  runs.set_command_line(command_line);
   const std::string out = args.out.empty() ? "out/" + runs.sweep().name : args.out;
   if (args.dry_run) {
     fmt::print("{}", dry_run_text(runs, out));
@@ -193,7 +195,8 @@ void add_sweep(CLI::App& app, Context& context) {
       ->delimiter(',');
   cmd->add_flag("--no-summary", args->no_summary, "Do not write summary.csv or print the table at the end");
   add_log_options(*cmd, context.log, &args->quiet);
-  cmd->callback([args, &context] { context.exit_code = sweep(*args, context.catalog, context.log); });
+  cmd->callback(
+      [args, &context] { context.exit_code = sweep(*args, context.catalog, context.command_line, context.log); });
 }
 
 }  // namespace acmesim::app

@@ -62,7 +62,7 @@ def main():
     command_seconds = time.perf_counter() - started
     jobs_csv = out / "jobs.csv"
 
-    finished = acmesim._acmesim.simulate(str(SCENARIO), acmesim._overrides(overrides, None), os.getcwd())
+    finished = acmesim._acmesim.simulate(str(SCENARIO), acmesim._overrides(overrides, None), os.getcwd(), "bench")
     rows = len(acmesim._jobs_frame(finished))
     to_frame = median_seconds(lambda: acmesim._jobs_frame(finished), args.repeats)
     del finished

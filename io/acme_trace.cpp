@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "io/csv_reader.hpp"
+#include "io/sha256.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 
@@ -91,10 +92,15 @@ class RowParser {
     return ts;
   }
 
-  void optional_number(AcmeColumn c) const {
+  /// The cell's number, or nullopt if it is blank; anything else is an error.
+  std::optional<double> optional_number(AcmeColumn c) const {
     const std::string_view t = text(c);
+    if (t.empty()) return std::nullopt;
     std::int64_t whole = 0;
-    if (!t.empty() && !plain_digits(t, 18, whole) && !number(t)) fail(c, "a number or nothing");
+    if (plain_digits(t, 18, whole)) return static_cast<double>(whole);
+    const auto value = number(t);
+    if (!value || !std::isfinite(*value)) fail(c, "a number or nothing");
+    return value;
   }
 
  private:
@@ -200,7 +206,10 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
         row.fail(kGpuNum, fmt::format("a multiple of node_num ({})", spec.demand.nodes));
       }
       if (present(kMemPerPod) && !row.text(kMemPerPod).empty()) spec.demand.mem_gib_per_node = row.count(kMemPerPod);
-      if (present(kSharedMem)) row.optional_number(kSharedMem);
+      if (present(kSharedMem)) {
+        const auto shared = row.optional_number(kSharedMem);
+        spec.demand.shared_mem_gb = shared ? static_cast<float>(*shared) : std::numeric_limits<float>::quiet_NaN();
+      }
       const auto type = parse_job_type(row.text(kType));
       if (!type) row.fail(kType, "one of Pretrain, Eval (or Evaluation), SFT, MLLM, Debug, Other");
       spec.type = *type;
@@ -283,7 +292,9 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
 Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) {
   csv::CsvReader reader{path, "trace file"};
   try {
-    return parse(reader, options);
+    Trace trace = parse(reader, options);
+    trace.sha256 = sha256_file_hex(path);
+    return trace;
   } catch (const InputError&) {
     reader.check_rest_intact();
     throw;
@@ -292,7 +303,9 @@ Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) 
 
 Trace parse_acme_trace(const std::string& name, std::string_view text, const TraceReadOptions& options) {
   csv::CsvReader reader{csv::CsvReader::InMemory{}, name, text};
-  return parse(reader, options);
+  Trace trace = parse(reader, options);
+  trace.sha256 = sha256_hex(text);
+  return trace;
 }
 
 }  // namespace acmesim

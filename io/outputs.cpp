@@ -1,17 +1,23 @@
 #include "io/outputs.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "io/acme_schema.hpp"
 #include "io/output_file.hpp"
+#include "io/sha256.hpp"
 #include "io/text_buffer.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
+#include "sim/metrics/job_record.hpp"
 
 #ifndef ACMESIM_VERSION
 #define ACMESIM_VERSION "0.0.0"
@@ -36,79 +42,99 @@ class File {
 
 constexpr std::string_view kExtrasHeader =
     ",jct,outcome,attempts,preemptions,failures,lost_gpu_time,overhead_gpu_time,failure_reason,"
-    "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups,wait,slowdown";
+    "failure_log,checkpoint_gpu_time,recovery_wait,manual_interventions,ettr,switch_groups,wait,slowdown,"
+    "submit_s,start_s,end_s";
 
-/// One row of jobs.csv, no newline. A job that never ran keeps its recorded state and has no
-/// start, end, duration, queue or GPU time.
+/// One row of jobs.csv, no newline: the trace's own schema first (Kalos's four columns survive a
+/// Kalos run), then the extras. A job that never ran keeps its recorded state and has no start,
+/// end, duration, queue or GPU time.
 void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, const JobStatus& s, bool extras,
                     TimestampWriter& stamps) {
-  const bool ran = s.phase == JobPhase::Ended;
-  append_acme_row(out, TraceSchema::Seren, [&](AcmeColumn column, TextBuffer& cell) {
+  const JobRecord r = job_record(spec, s);
+  const bool failed = r.state != FinalState::Completed && r.state != FinalState::Cancelled;
+  append_acme_row(out, trace.schema, [&](AcmeColumn column, TextBuffer& cell) {
     if (append_request_cell(cell, column, spec, trace.user_name(spec.user))) return;
     switch (column) {
+      case kSharedMem:
+        if (!std::isnan(spec.demand.shared_mem_gb)) cell.append_shortest(spec.demand.shared_mem_gb);
+        break;
       case kState:
-        cell.append(name(ran ? s.state : spec.recorded_state));
+        cell.append(name(r.state));
         break;
       case kSubmit:
-        stamps.append(cell, spec.submitted.time_since_epoch().count());
+        stamps.append(cell, r.submit_ms);
         break;
       case kStart:
-        if (ran) stamps.append(cell, s.started->time_since_epoch().count());
+        if (r.ran()) stamps.append(cell, r.start_ms);
         break;
       case kEnd:
-        if (ran) stamps.append(cell, s.ended->time_since_epoch().count());
+        if (r.ran()) stamps.append(cell, r.end_ms);
+        break;
+      // As AcmeTrace's Kalos rows: fail_time on failed jobs, stop_time on cancelled ones.
+      case kFailTime:
+        if (r.ran() && failed) stamps.append(cell, r.end_ms);
+        break;
+      case kStopTime:
+        if (r.ran() && r.state == FinalState::Cancelled) stamps.append(cell, r.end_ms);
         break;
       case kDuration:
-        if (ran) cell.append_seconds((*s.ended - *s.started).count());
+        if (r.ran()) cell.append_seconds(r.duration_ms);
         break;
       case kQueue:
-        if (ran) cell.append_seconds((*s.started - spec.submitted).count());
+        if (r.ran()) cell.append_seconds(r.queue_ms);
         break;
       case kGpuTime:
-        if (ran) cell.append_seconds(s.held_gpu_ms);
+        if (r.ran()) cell.append_seconds_float(r.gpu_time_ms);
         break;
       default:
-        break;  // Kalos-only columns: not in jobs.csv
+        break;
     }
   });
   if (!extras) return;
-  if (!ran) {
-    out.append(s.phase == JobPhase::Unschedulable ? ",,unschedulable,0,0,0,0,0,,,0,0,0,,0,,"
-                                                  : ",,unstarted,0,0,0,0,0,,,0,0,0,,0,,");
+  const auto next = [&out] { out.push_back(','); };
+  if (!r.ran()) {
+    out.append(r.outcome == RunOutcome::Unschedulable ? ",,unschedulable,0,0,0,0,0,,,0,0,0,,0,,,"
+                                                      : ",,unstarted,0,0,0,0,0,,,0,0,0,,0,,,");
+    out.append_seconds_float(r.submit_ms);
+    out.append(",,");
     return;
   }
-  const auto next = [&out] { out.push_back(','); };
   next();
-  out.append_seconds((*s.ended - spec.submitted).count());
+  out.append_seconds(r.jct_ms);
   out.append(",ran,");
-  out.append_integer(s.attempt);
+  out.append_integer(r.attempts);
   next();
-  out.append_integer(s.preemptions);
+  out.append_integer(r.preemptions);
   next();
-  out.append_integer(s.failures);
+  out.append_integer(r.failures);
   next();
-  out.append_seconds(s.lost_gpu_ms);
+  out.append_seconds(r.lost_gpu_time_ms);
   next();
-  out.append_seconds(s.overhead_gpu_ms);
+  out.append_seconds(r.overhead_gpu_time_ms);
   next();
-  if (s.end_reason != FailureReason::None) out.append(name(s.end_reason));
+  if (r.failure_reason != FailureReason::None) out.append(name(r.failure_reason));
   next();
   out.append(failure_log_cell(s));
   next();
-  out.append_seconds(s.checkpoint_gpu_ms);
+  out.append_seconds(r.checkpoint_gpu_time_ms);
   next();
-  out.append_seconds(s.recovery_wait.count());
+  out.append_seconds(r.recovery_wait_ms);
   next();
-  out.append_integer(s.manual_interventions);
+  out.append_integer(r.manual_interventions);
   next();
-  const std::int64_t wall = (*s.ended - *s.started).count();
-  out.append_fixed(wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0, 4);
+  out.append_fixed(r.ettr, 4);
   next();
-  out.append_integer(s.switch_groups);
+  out.append_integer(r.switch_groups);
   next();
-  out.append_seconds(s.wait(spec.submitted).count());
+  out.append_seconds(r.wait_ms);
   next();
-  out.append_fixed(s.slowdown(spec.submitted, spec.runtime), 4);
+  out.append_fixed(r.slowdown, 4);
+  next();
+  out.append_seconds_float(r.submit_ms);
+  next();
+  out.append_seconds_float(r.start_ms);
+  next();
+  out.append_seconds_float(r.end_ms);
 }
 
 }  // namespace
@@ -118,7 +144,7 @@ void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult
   const bool extras = columns == JobsCsvColumns::WithExtras;
   File file{path};
   TextBuffer out;
-  out.append(acme_header(TraceSchema::Seren));
+  out.append(acme_header(trace.schema));
   if (extras) out.append(kExtrasHeader);
   out.push_back('\n');
   TimestampWriter stamps{trace.epoch_unix_seconds, trace.utc_offset_minutes};
@@ -140,7 +166,11 @@ namespace {
 void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result, int total_gpus) {
   File file{path};
   TextBuffer out;
-  out.append("time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs\n");
+  out.append(
+      "time,elapsed_s,allocated_gpus,gpu_allocation,allocated_cpus,running_jobs,queued_jobs,queued_gpus,down_nodes");
+  for (JobType type : kJobTypes) out.append(fmt::format(",queued_jobs_{}", name(type)));
+  for (JobType type : kJobTypes) out.append(fmt::format(",queued_gpus_{}", name(type)));
+  out.push_back('\n');
   TimestampWriter stamps{trace.epoch_unix_seconds, trace.utc_offset_minutes};
   for (const TimelineSample& s : result.timeline) {
     // Whole seconds of the sample's instant, as the trace's own times are written.
@@ -158,6 +188,18 @@ void write_timeline(const std::filesystem::path& path, const Trace& trace, const
     out.append_integer(s.running);
     out.push_back(',');
     out.append_integer(s.queued);
+    out.push_back(',');
+    out.append_integer(s.queued_gpus());
+    out.push_back(',');
+    out.append_integer(s.down_nodes);
+    for (const QueuedOfType& q : s.queued_by_type) {
+      out.push_back(',');
+      out.append_integer(q.jobs);
+    }
+    for (const QueuedOfType& q : s.queued_by_type) {
+      out.push_back(',');
+      out.append_integer(q.gpus);
+    }
     out.push_back('\n');
     if (out.size() > (1U << 20)) {
       file.write(out);
@@ -301,27 +343,50 @@ Json failures_json(const Scenario& scenario, const RunResult& result, const RunS
   return j;
 }
 
-Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult& result, const RunSummary& summary) {
+/// A YAML tree as JSON: whole numbers and numbers as numbers, true/false as booleans, ~ as null.
+Json json_from_yaml(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: {
+      Json out = Json::array();
+      for (const YAML::Node& item : node) out.push_back(json_from_yaml(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      Json out = Json::object();
+      for (const auto& entry : node) out[entry.first.Scalar()] = json_from_yaml(entry.second);
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& text = node.Scalar();
+      if (node.Tag() == "!") return text;  // quoted in the YAML: a string whatever it looks like
+      if (text == "true" || text == "false") return text == "true";
+      std::int64_t whole = 0;
+      const char* end = text.data() + text.size();
+      if (auto [p, ec] = std::from_chars(text.data(), end, whole); ec == std::errc{} && p == end) return whole;
+      double number = 0;
+      if (auto [p, ec] = std::from_chars(text.data(), end, number);
+          ec == std::errc{} && p == end && std::isfinite(number)) {
+        return number;
+      }
+      return text;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+Json summary_tree(const Provenance& provenance, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                  const RunSummary& summary) {
   Json j;
   j["acmesim_version"] = acmesim_version();
   j["complete"] = true;
-  j["scenario"] = {{"name", scenario.name},
-                   {"source", scenario.source},
-                   {"seed", scenario.seed},
-                   {"scheduler", scenario.scheduler.name()},
-                   {"placement", scenario.placement.name()},
-                   {"outcomes", scenario.outcomes.name()},
-                   {"failures", scenario.failures.name()},
-                   {"recovery", scenario.recovery.name()},
-                   {"cluster",
-                    {{"nodes", scenario.cluster.gpu_nodes},
-                     {"gpus_per_node", scenario.cluster.gpus_per_node},
-                     {"cpus_per_node", scenario.cluster.cpus_per_node},
-                     {"memory_gib_per_node", scenario.cluster.memory_gib_per_node},
-                     {"cpu_nodes", scenario.cluster.cpu_nodes},
-                     {"nodes_per_switch", scenario.cluster.nodes_per_switch}}}};
+  j["provenance"] = {{"acmesim_version", acmesim_version()},    {"git_revision", acmesim_git_revision_text()},
+                     {"command_line", provenance.command_line}, {"overrides", provenance.overrides},
+                     {"scenario_id", provenance.scenario_id()}, {"scenario_source", scenario.source}};
+  j["scenario"] = json_from_yaml(YAML::Load(provenance.scenario_yaml));
   j["trace"] = {{"path", trace.path},
                 {"schema", name(trace.schema)},
+                {"sha256", trace.sha256},
                 {"rows_read", trace.rows_read},
                 {"rows_skipped", trace.rows_skipped},
                 {"skipped_examples", trace.skipped_messages}};
@@ -383,11 +448,76 @@ Json summary_json(const Scenario& scenario, const Trace& trace, const RunResult&
 
 }  // namespace
 
-std::string acmesim_version() { return ACMESIM_VERSION; }
+const char* acmesim_git_revision();  // generated at build time (cmake/git_revision.cmake)
 
-void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written,
-                   RunOutputs which) {
+std::string acmesim_version() { return ACMESIM_VERSION; }
+std::string acmesim_git_revision_text() { return acmesim_git_revision(); }
+
+// Of the scenario's values only: comments, and whether a default was written out, do not count.
+std::string Provenance::scenario_id() const {
+  return sha256_hex(json_from_yaml(YAML::Load(scenario_yaml)).dump(-1, ' ', false, Json::error_handler_t::replace))
+      .substr(0, 12);
+}
+
+std::string shell_command_line(int argc, const char* const* argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (i > 0) out += ' ';
+    const bool plain = !arg.empty() && arg.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789-_./=:,+@%") == std::string_view::npos;
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (const char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
+std::string provenance_json(const std::string& command_line, const std::vector<std::string>& overrides,
+                            const std::vector<const Trace*>& traces) {
+  Json list = Json::array();
+  for (const Trace* t : traces) {
+    list.push_back(
+        {{"path", t->path}, {"schema", name(t->schema)}, {"rows_read", t->rows_read}, {"sha256", t->sha256}});
+  }
+  const Json j{{"acmesim_version", acmesim_version()},
+               {"git_revision", acmesim_git_revision_text()},
+               {"command_line", command_line},
+               {"overrides", overrides},
+               {"traces", list}};
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string summary_json(const Provenance& provenance, const Scenario& scenario, const Trace& trace,
+                         const RunResult& result, const RunSummary& summary) {
+  // Invalid UTF-8 (a trace path, a job id or a skipped row in another encoding) becomes U+FFFD
+  // in summary.json, never an abort halfway through the outputs.
+  return summary_tree(provenance, scenario, trace, result, summary)
+             .dump(2, ' ', false, Json::error_handler_t::replace) +
+         "\n";
+}
+
+std::string recorded_scenario_id(const std::string& dir) {
+  const std::filesystem::path path = std::filesystem::path(dir) / "summary.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return "";
+  std::ifstream in{path};
+  const Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.contains("provenance") || !j["provenance"].contains("scenario_id") ||
+      !j["provenance"]["scenario_id"].is_string()) {
+    return "?";
+  }
+  return j["provenance"]["scenario_id"].get<std::string>();
+}
+
+void write_outputs(const std::string& dir, const Provenance& provenance, const Scenario& scenario, const Trace& trace,
+                   const RunResult& result, const RunSummary& summary,
+                   const std::function<void(std::size_t rows)>& on_jobs_written, RunOutputs which) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -406,9 +536,7 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Trace
   }
   if (!which.summary) return;
   OutputFile json{(base / "summary.json").string()};
-  // Invalid UTF-8 (a trace path, a job id or a skipped row in another encoding) becomes U+FFFD
-  // in summary.json, never an abort halfway through the outputs.
-  json.write(summary_json(scenario, trace, result, summary).dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
+  json.write(summary_json(provenance, scenario, trace, result, summary));
   json.close();
 }
 

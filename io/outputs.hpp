@@ -4,6 +4,7 @@
 /// seed give byte-identical files.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "io/acme_trace.hpp"
 #include "io/scenario.hpp"
@@ -14,6 +15,33 @@ namespace acmesim {
 
 /// The acmesim version written into summary.json.
 std::string acmesim_version();
+/// The commit acmesim was built from ("0123456789ab", with "-dirty" if the tree had changes),
+/// or "unknown".
+std::string acmesim_git_revision_text();
+
+/// How a run was made: summary.json's "provenance" and "scenario". With the trace's SHA-256
+/// (in Trace) it is enough to make the run again.
+struct Provenance {
+  std::string command_line;            // as typed, each argument shell-quoted if it needs it
+  std::vector<std::string> overrides;  // KEY=VALUE as given (--set, --seed, a sweep point's axes)
+  std::string scenario_yaml;           // resolved_scenario_yaml(): every value, defaults filled in
+
+  /// The first 12 hex digits of the resolved scenario's SHA-256: equal for runs that would
+  /// produce the same outputs from the same trace.
+  std::string scenario_id() const;
+};
+
+/// provenance.json of a command that writes several runs' figures (compare, sweep): how it was
+/// run, by which build, on which traces (path, schema, rows, SHA-256).
+std::string provenance_json(const std::string& command_line, const std::vector<std::string>& overrides,
+                            const std::vector<const Trace*>& traces);
+inline std::string provenance_json(const std::string& command_line, const std::vector<std::string>& overrides,
+                                   const Trace& trace) {
+  return provenance_json(command_line, overrides, std::vector<const Trace*>{&trace});
+}
+
+/// `argv` as one line a shell would read back to the same arguments.
+std::string shell_command_line(int argc, const char* const* argv);
 
 enum class JobsCsvColumns {
   TraceOnly,   // exactly the 13 columns of trace_seren.csv: a trace others can replay
@@ -32,11 +60,20 @@ struct RunOutputs {
   bool any() const { return jobs || timeline || summary; }
 };
 
+/// summary.json's text.
+std::string summary_json(const Provenance& provenance, const Scenario& scenario, const Trace& trace,
+                         const RunResult& result, const RunSummary& summary);
+
 /// Writes the files `which` names into `dir` (created if missing).
 /// `on_jobs_written`, if set, is called with the jobs.csv rows written so far about every 1 MiB.
-void write_outputs(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
-                   const RunSummary& summary, const std::function<void(std::size_t rows)>& on_jobs_written = {},
-                   RunOutputs which = {});
+void write_outputs(const std::string& dir, const Provenance& provenance, const Scenario& scenario, const Trace& trace,
+                   const RunResult& result, const RunSummary& summary,
+                   const std::function<void(std::size_t rows)>& on_jobs_written = {}, RunOutputs which = {});
+
+/// The scenario id recorded in DIR/summary.json (Provenance::scenario_id), "" if DIR has no
+/// summary.json, or "?" if it has one that names none (a damaged file, or one from before
+/// provenance was recorded).
+std::string recorded_scenario_id(const std::string& dir);
 
 /// The human summary: one row per job type plus totals.
 std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,

@@ -119,6 +119,114 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return parse_scenario(path, yaml::read_file(path, "scenario"), overrides, working_dir);
 }
 
+namespace {
+
+void emit(YAML::Emitter& out, const ParamValue& value) {
+  switch (value.kind) {
+    case ParamValue::Kind::Null:
+      out << YAML::Null;
+      break;
+    case ParamValue::Kind::Scalar:
+      out << value.text;
+      break;
+    case ParamValue::Kind::List:
+      out << YAML::Flow << YAML::BeginSeq;
+      for (const ParamValue& item : value.items) emit(out, item);
+      out << YAML::EndSeq;
+      break;
+    case ParamValue::Kind::Map:
+      out << YAML::Flow << YAML::BeginMap;
+      for (const ParamEntry& e : value.entries) {
+        out << YAML::Key << e.key << YAML::Value;
+        emit(out, e.value);
+      }
+      out << YAML::EndMap;
+      break;
+  }
+}
+
+void emit(YAML::Emitter& out, const PointCdf& cdf) {
+  out << YAML::Flow << YAML::BeginMap;
+  for (const auto& [x, percent] : cdf.points) out << YAML::Key << x << YAML::Value << percent;
+  out << YAML::EndMap;
+}
+
+/// `slot: {name: ..., every parameter}`; the parameters are those the policy reads given these
+/// arguments (a policy may read some only in some modes), in reading order.
+template <class Registry>
+void emit_policy(YAML::Emitter& out, const PolicyArgs& given, const Registry& registry) {
+  const PolicyArgs args = given;  // a copy: building records what it reads
+  registry.make(args);
+  out << YAML::Key << args.slot() << YAML::Value << YAML::Block << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+      << args.name();
+  for (const ParamInfo& p : args.parameters()) {
+    if (const ParamValue* value = args.given().find(p.key)) {
+      out << YAML::Key << p.key << YAML::Value;
+      emit(out, *value);
+    } else if (p.fallback_is_value) {
+      out << YAML::Key << p.key << YAML::Value << YAML::Flow << YAML::Load(p.fallback) << YAML::Comment("default");
+    } else {
+      out << YAML::Newline << YAML::Comment(fmt::format("{}: not set (default: {})", p.key, p.fallback));
+    }
+  }
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string resolved_scenario_yaml(const Scenario& s, const Catalog& catalog) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << s.name;
+  out << YAML::Key << "seed" << YAML::Value << s.seed;
+  out << YAML::Key << "trace" << YAML::Value
+      << (s.trace_path.empty() ? s.trace_path : fs::absolute(s.trace_path).lexically_normal().string());
+  out << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "nodes" << YAML::Value << s.cluster.gpu_nodes;
+  out << YAML::Key << "gpus_per_node" << YAML::Value << s.cluster.gpus_per_node;
+  out << YAML::Key << "cpus_per_node" << YAML::Value << s.cluster.cpus_per_node;
+  out << YAML::Key << "memory_gib_per_node" << YAML::Value << s.cluster.memory_gib_per_node;
+  out << YAML::Key << "cpu_nodes" << YAML::Value << s.cluster.cpu_nodes;
+  out << YAML::Key << "nodes_per_switch" << YAML::Value << s.cluster.nodes_per_switch;
+  if (s.launch.cdf.empty()) {
+    out << YAML::Newline << YAML::Comment("launch_latency_s: not set (no launch latency)");
+  } else {
+    out << YAML::Key << "launch_latency_s" << YAML::Value;
+    emit(out, s.launch.cdf);
+  }
+  out << YAML::Key << "launch_in_duration" << YAML::Value << s.launch.in_duration;
+  if (s.admission.cdf.empty()) {
+    out << YAML::Newline << YAML::Comment("admission_latency_s: not set (no admission latency)");
+  } else {
+    out << YAML::Key << "admission_latency_s" << YAML::Value;
+    emit(out, s.admission.cdf);
+  }
+  out << YAML::EndMap;
+  emit_policy(out, s.scheduler, catalog.schedulers);
+  emit_policy(out, s.placement, catalog.placements);
+  emit_policy(out, s.outcomes, catalog.outcomes);
+  emit_policy(out, s.failures, catalog.failures);
+  emit_policy(out, s.recovery, catalog.recoveries);
+  out << YAML::Key << "timeline_interval_s" << YAML::Value << to_seconds(s.timeline_interval);
+  out << YAML::Key << "skip_bad_rows" << YAML::Value << s.skip_bad_rows;
+  out << YAML::EndMap;
+  if (!out.good()) throw std::logic_error("resolved_scenario_yaml: " + out.GetLastError());
+  // yaml-cpp starts a comment on its own line at column 0: indent it as the entry before it (a
+  // comment is never a map's first entry: `name` or `nodes` comes first).
+  std::istringstream lines{out.c_str()};
+  std::string yaml;
+  std::size_t indent = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# ", 0) == 0) {
+      yaml.append(indent, ' ');
+    } else {
+      indent = std::min(line.find_first_not_of(' '), line.size());
+    }
+    yaml += line + "\n";
+  }
+  return yaml;
+}
+
 Policies make_policies(const Scenario& scenario, const Catalog& catalog) {
   return Policies{catalog.schedulers.make(scenario.scheduler), catalog.placements.make(scenario.placement),
                   catalog.outcomes.make(scenario.outcomes), catalog.failures.make(scenario.failures),

@@ -77,6 +77,13 @@ Scenario parse_scenario(const std::string& name, const std::string& yaml_text,
 Scenario parse_scenario_at(const std::string& name, const std::string& yaml_text, const std::string& within,
                            const std::vector<ScenarioOverride>& overrides);
 
+/// The scenario with every value resolved, as YAML that load_scenario() reads back to the same
+/// scenario: every key (defaults filled in), the trace as an absolute path, and each policy with
+/// every parameter it reads. A value left at its default is marked `# default`; a parameter whose
+/// default is a behaviour rather than a value ("none: every type") is written as a comment.
+/// InputError if a policy cannot be built.
+std::string resolved_scenario_yaml(const Scenario& scenario, const Catalog& catalog);
+
 /// The five policies `scenario` names, built from `catalog` (InputError for an unknown name or
 /// parameter).
 Policies make_policies(const Scenario& scenario, const Catalog& catalog);

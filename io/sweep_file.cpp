@@ -231,9 +231,6 @@ std::vector<SweepPoint> sweep_points(const SweepFile& sweep) {
   return points;
 }
 
-namespace {
-
-/// Every override of one run: `set`, the point's values, the seed; "{seed}" replaced.
 std::vector<ScenarioOverride> run_overrides(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
   std::vector<ScenarioOverride> overrides = sweep.fixed;
   const std::string base_dir = fs::path(sweep.path).parent_path().string();
@@ -252,8 +249,6 @@ std::vector<ScenarioOverride> run_overrides(const SweepFile& sweep, const SweepP
   }
   return overrides;
 }
-
-}  // namespace
 
 Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed) {
   return parse_scenario_at(sweep.base_name, sweep.base_text, sweep.base_within, run_overrides(sweep, point, seed));

@@ -81,6 +81,8 @@ std::vector<const SweepAxis*> sweep_columns(const SweepFile& sweep);
 /// Every point of the grid, first dimension slowest. O(points x axes).
 std::vector<SweepPoint> sweep_points(const SweepFile& sweep);
 
+/// The overrides of one run, in the order they apply: `set`, the point's values, then the seed.
+std::vector<ScenarioOverride> run_overrides(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed);
 /// The scenario of one run of a Run sweep: the base, `set`, the point's values, then the seed.
 Scenario sweep_scenario(const SweepFile& sweep, const SweepPoint& point, std::uint64_t seed);
 /// The eval-cluster file of one run of an EvalCluster sweep, overridden the same way.

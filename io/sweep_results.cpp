@@ -42,7 +42,8 @@ const std::vector<std::string> kRunMetrics{"gpu_allocation_ratio",
                                            "pretrain_ettr",
                                            "unstarted",
                                            "events",
-                                           "fingerprint"};
+                                           "fingerprint",
+                                           "scenario_id"};
 
 std::string group_prefix(std::size_t group) {
   if (group == 0) return "all";
@@ -116,7 +117,7 @@ std::string sweep_result_row(const SweepPoint& point, std::uint64_t seed, const 
   return out + fmt::format(",{}", seed) + metric_cells;
 }
 
-std::string run_metric_cells(const RunSummary& summary, const RunResult& result) {
+std::string run_metric_cells(const RunSummary& summary, const RunResult& result, const std::string& scenario_id) {
   std::string out;
   for (std::size_t g = 0; g <= kJobTypes.size(); ++g) {
     const GroupStats& s = g == 0 ? summary.overall : summary.by_type[static_cast<std::size_t>(kJobTypes[g - 1])];
@@ -132,11 +133,11 @@ std::string run_metric_cells(const RunSummary& summary, const RunResult& result)
   std::int64_t lost_ms = 0;
   for (const std::int64_t ms : result.lost_gpu_ms_by_reason) lost_ms += ms;
   const auto ettr = [](const GroupStats& s) { return s.wall_ms > 0 ? fmt::format("{:.6f}", s.ettr()) : std::string{}; };
-  out += fmt::format(",{:.6f},{:.3f},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{},{}", summary.gpu_allocation_ratio,
-                     summary.makespan_s, all.preemptions, all.failures, result.node_failures, all.killed,
-                     all.manual_interventions, hours(lost_ms), hours(all.checkpoint_gpu_ms),
-                     hours(all.recovery_wait_gpu_ms), ettr(all), ettr(pre), result.unstarted, result.events,
-                     result.fingerprint);
+  out += fmt::format(",{:.6f},{:.3f},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{},{},{}",
+                     summary.gpu_allocation_ratio, summary.makespan_s, all.preemptions, all.failures,
+                     result.node_failures, all.killed, all.manual_interventions, hours(lost_ms),
+                     hours(all.checkpoint_gpu_ms), hours(all.recovery_wait_gpu_ms), ettr(all), ettr(pre),
+                     result.unstarted, result.events, result.fingerprint, scenario_id);
   return out;
 }
 

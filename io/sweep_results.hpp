@@ -27,8 +27,9 @@ namespace acmesim {
 /// makespan, interruptions, failure and recovery figures, ETTR, events and the fingerprint.
 const std::vector<std::string>& run_metric_names();
 /// One run's cells of those columns, each after a comma. An empty cell is a figure that does not
-/// exist (a job type with no jobs; ETTR of a run without the group).
-std::string run_metric_cells(const RunSummary& summary, const RunResult& result);
+/// exist (a job type with no jobs; ETTR of a run without the group). `scenario_id` names the
+/// run's resolved scenario (Provenance::scenario_id; DIR/scenarios/ID.yaml holds it).
+std::string run_metric_cells(const RunSummary& summary, const RunResult& result, const std::string& scenario_id);
 
 /// results.csv's header line (with its newline): point, the axes, seed, `metrics`.
 std::string sweep_results_header(const SweepFile& sweep, const std::vector<std::string>& metrics);

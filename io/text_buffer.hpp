@@ -68,6 +68,20 @@ class TextBuffer {
     size_ += 4;
   }
 
+  /// The same, but always with a point ("117.0", "0.250"), so a column that may hold fractions
+  /// reads as floating point in every run, whether or not this run's values have any.
+  void append_seconds_float(std::int64_t ms) {
+    append_seconds(ms);
+    if (ms % 1000 == 0) append(".0");
+  }
+
+  /// The shortest text that reads back as `value` ("1.5", "60").
+  void append_shortest(float value) {
+    room(32);
+    size_ =
+        static_cast<std::size_t>(std::to_chars(data_.get() + size_, data_.get() + size_ + 32, value).ptr - data_.get());
+  }
+
  private:
   void room(std::size_t n) {
     if (size_ + n <= capacity_) return;

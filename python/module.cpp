@@ -2,6 +2,7 @@
 /// what the command of its name does, with the same io/ and tools/ functions, and hands tables back
 /// as columns: numpy arrays filled here while the GIL is released, and strings with few distinct
 /// values as category codes, so pandas wraps them without parsing any text.
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -23,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/acme_schema.hpp"
 #include "io/acme_trace.hpp"
 #include "io/outputs.hpp"
 #include "io/reference.hpp"
@@ -30,6 +32,7 @@
 #include "policies/catalog.hpp"
 #include "sim/core/error.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
+#include "sim/metrics/job_record.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/simulation.hpp"
 #include "tools/compare.hpp"
@@ -94,6 +97,18 @@ class Columns {
     return data;
   }
 
+  /// A datetime column: its place among the columns, and its values as seconds since SimTime 0
+  /// (NaN: none) in times(), which Python turns into datetimes (see acmesim._frame).
+  double* add_time(const char* name) {
+    auto [array, data] = new_array<double>();
+    columns_[name] = py::none();
+    times_[name] = std::move(array);
+    return data;
+  }
+
+  /// The seconds behind the datetime column `time_name`, also as the column `name`.
+  void add_seconds_of(const char* name, const char* time_name) { columns_[name] = times_[time_name]; }
+
   /// Codes into `categories`; -1 stands for a missing value.
   template <class Code>
   Code* add_categorical(const char* name, const std::vector<std::string_view>& categories) {
@@ -133,18 +148,32 @@ class Columns {
     slot = value;
   }
 
-  py::dict dict() const { return columns_; }
+  /// {"columns": name -> values, "times": name -> seconds}.
+  py::dict dict() const {
+    py::dict table;
+    table["columns"] = columns_;
+    table["times"] = times_;
+    return table;
+  }
 
  private:
   template <class T>
   std::pair<py::array_t<T>, T*> new_array() {
+    if (rows_ < kManyRows) {  // small enough for numpy's own allocation: no 32 MiB block for a week's run
+      py::array_t<T> array(rows_);
+      T* data = array.mutable_data();
+      return {std::move(array), data};
+    }
     const auto [data, owner] = memory_.take(static_cast<std::size_t>(rows_) * sizeof(T));
     py::array_t<T> array(rows_, static_cast<T*>(data), owner);
     return {std::move(array), static_cast<T*>(data)};
   }
 
+  static constexpr py::ssize_t kManyRows = 100'000;
+
   py::ssize_t rows_;
   py::dict columns_;
+  py::dict times_;
   ColumnMemory memory_;
 };
 
@@ -200,79 +229,132 @@ Columns jobs_table(const Trace& trace) {
   return columns;
 }
 
-/// When a job ran, in milliseconds since SimTime 0, and the GPU time it held.
-struct RanTimes {
-  std::int64_t start_ms = 0;
-  std::int64_t end_ms = 0;
-  std::int64_t gpu_time_ms = 0;
-};
-
-/// The 13 columns of a Seren-schema trace, with which every jobs table starts (job_id, user,
-/// node_num, gpu_num, cpu_num, type, state, then the times as submit_s, start_s, end_s, duration,
-/// queue, gpu_time); fill() writes a row once the GIL is released.
+/// The columns of the trace's own schema, with which every jobs table starts, in its order (as
+/// io/acme_schema.hpp lists them for the writers): Seren's 13, or Kalos's 17. fill() writes a
+/// row once the GIL is released; the last columns, submit_s, start_s and end_s, come with
+/// add_seconds_columns().
 class TraceColumns {
  public:
-  explicit TraceColumns(const Trace& trace)
-      : columns{jobs_table(trace)},
-        user_{columns.add_categorical<std::int32_t>("user", user_names(trace))},
-        nodes_{columns.add<std::int32_t>("node_num")},
-        gpus_{columns.add<std::int32_t>("gpu_num")},
-        cpus_{columns.add<std::int32_t>("cpu_num")},
-        type_{columns.add_categorical<std::int8_t>("type", names_of(kJobTypes))},
-        state_{columns.add_categorical<std::int8_t>("state", names_of(kFinalStates))},
-        submit_{columns.add<double>("submit_s")},
-        start_{columns.add<double>("start_s")},
-        end_{columns.add<double>("end_s")},
-        duration_{columns.add<double>("duration")},
-        queue_{columns.add<double>("queue")},
-        gpu_time_{columns.add<double>("gpu_time")} {}
+  explicit TraceColumns(const Trace& trace) : columns{jobs_table(trace)} {
+    for (const AcmeColumnInfo& info : kAcmeColumns) {
+      if (!info.in(trace.schema)) continue;
+      switch (info.column) {
+        case kJobId:
+          break;  // jobs_table()'s
+        case kUser:
+          user_ = columns.add_categorical<std::int32_t>(info.name, user_names(trace));
+          break;
+        case kNodeNum:
+          nodes_ = columns.add<std::int32_t>(info.name);
+          break;
+        case kGpuNum:
+          gpus_ = columns.add<std::int32_t>(info.name);
+          break;
+        case kCpuNum:
+          cpus_ = columns.add<std::int32_t>(info.name);
+          break;
+        case kMemPerPod:
+          memory_ = columns.add<std::int32_t>(info.name);
+          break;
+        case kSharedMem:
+          shared_memory_ = columns.add<double>(info.name);
+          break;
+        case kType:
+          type_ = columns.add_categorical<std::int8_t>(info.name, names_of(kJobTypes));
+          break;
+        case kState:
+          state_ = columns.add_categorical<std::int8_t>(info.name, names_of(kFinalStates));
+          break;
+        case kSubmit:
+          submit_ = columns.add_time(info.name);
+          break;
+        case kStart:
+          start_ = columns.add_time(info.name);
+          break;
+        case kEnd:
+          end_ = columns.add_time(info.name);
+          break;
+        case kFailTime:
+          fail_ = columns.add_time(info.name);
+          break;
+        case kStopTime:
+          stop_ = columns.add_time(info.name);
+          break;
+        case kDuration:
+          duration_ = columns.add<double>(info.name);
+          break;
+        case kQueue:
+          queue_ = columns.add<double>(info.name);
+          break;
+        case kGpuTime:
+          gpu_time_ = columns.add<double>(info.name);
+          break;
+        case kAcmeColumnCount:
+          break;
+      }
+    }
+  }
 
-  /// Row i: `ran` empty for a job that never ran (no times, as jobs.csv leaves them empty).
-  void fill(std::size_t i, const JobSpec& spec, FinalState state, const std::optional<RanTimes>& ran) const {
+  /// Row i from the job's record (a trace's recorded values for a generated trace).
+  void fill(std::size_t i, const JobSpec& spec, const JobRecord& r) const {
     user_[i] = static_cast<std::int32_t>(spec.user.value());
     nodes_[i] = spec.demand.nodes;
     gpus_[i] = spec.demand.gpus;
     cpus_[i] = spec.demand.cpus;
+    if (memory_ != nullptr) memory_[i] = spec.demand.mem_gib_per_node;
+    if (shared_memory_ != nullptr) shared_memory_[i] = static_cast<double>(spec.demand.shared_mem_gb);
     type_[i] = static_cast<std::int8_t>(spec.type);
-    state_[i] = static_cast<std::int8_t>(state);
-    const std::int64_t submit_ms = spec.submitted.time_since_epoch().count();
-    submit_[i] = seconds_of(submit_ms);
-    if (!ran) {
-      start_[i] = end_[i] = duration_[i] = queue_[i] = gpu_time_[i] = kMissing;
-      return;
-    }
-    start_[i] = seconds_of(ran->start_ms);
-    end_[i] = seconds_of(ran->end_ms);
-    duration_[i] = seconds_of(ran->end_ms - ran->start_ms);
-    queue_[i] = seconds_of(ran->start_ms - submit_ms);
-    gpu_time_[i] = seconds_of(ran->gpu_time_ms);
+    state_[i] = static_cast<std::int8_t>(r.state);
+    submit_[i] = seconds_of(r.submit_ms);
+    const double none = kMissing;
+    start_[i] = r.ran() ? seconds_of(r.start_ms) : none;
+    end_[i] = r.ran() ? seconds_of(r.end_ms) : none;
+    // As AcmeTrace's Kalos rows (and jobs.csv): fail_time on failed jobs, stop_time on cancelled ones.
+    const bool failed = r.state != FinalState::Completed && r.state != FinalState::Cancelled;
+    if (fail_ != nullptr) fail_[i] = failed ? end_[i] : none;
+    if (stop_ != nullptr) stop_[i] = r.state == FinalState::Cancelled ? end_[i] : none;
+    duration_[i] = r.ran() ? seconds_of(r.duration_ms) : none;
+    queue_[i] = r.ran() ? seconds_of(r.queue_ms) : none;
+    gpu_time_[i] = r.ran() ? seconds_of(r.gpu_time_ms) : none;
   }
 
-  Columns columns;  // more columns may follow
+  /// submit_s, start_s, end_s: jobs.csv's last columns, the seconds behind its times.
+  void add_seconds_columns() {
+    columns.add_seconds_of("submit_s", "submit_time");
+    columns.add_seconds_of("start_s", "start_time");
+    columns.add_seconds_of("end_s", "end_time");
+  }
+
+  Columns columns;
 
  private:
-  std::int32_t* user_;
-  std::int32_t* nodes_;
-  std::int32_t* gpus_;
-  std::int32_t* cpus_;
-  std::int8_t* type_;
-  std::int8_t* state_;
-  double* submit_;
-  double* start_;
-  double* end_;
-  double* duration_;
-  double* queue_;
-  double* gpu_time_;
+  std::int32_t* user_ = nullptr;
+  std::int32_t* nodes_ = nullptr;
+  std::int32_t* gpus_ = nullptr;
+  std::int32_t* cpus_ = nullptr;
+  std::int32_t* memory_ = nullptr;   // Kalos only
+  double* shared_memory_ = nullptr;  // Kalos only
+  std::int8_t* type_ = nullptr;
+  std::int8_t* state_ = nullptr;
+  double* submit_ = nullptr;
+  double* start_ = nullptr;
+  double* end_ = nullptr;
+  double* fail_ = nullptr;  // Kalos only
+  double* stop_ = nullptr;  // Kalos only
+  double* duration_ = nullptr;
+  double* queue_ = nullptr;
+  double* gpu_time_ = nullptr;
 };
 
-/// jobs.csv as columns: the same names, in the same order, with the same meanings; times in
-/// seconds since SimTime 0 (submit_s, start_s, end_s), NaN where jobs.csv leaves a cell empty.
+/// jobs.csv as columns: the same names, in the same order, with the same values (job_record()'s),
+/// unrounded; NaN (or None) where jobs.csv leaves a cell empty.
 py::dict jobs_columns(const Trace& trace, const RunResult& result) {
   const std::size_t n = trace.jobs.size();
   TraceColumns table{trace};
   Columns& columns = table.columns;
   auto* jct = columns.add<double>("jct");
-  auto* outcome = columns.add_categorical<std::int8_t>("outcome", {"ran", "unschedulable", "unstarted"});
+  auto* outcome = columns.add_categorical<std::int8_t>(
+      "outcome", {name(RunOutcome::Ran), name(RunOutcome::Unschedulable), name(RunOutcome::Unstarted)});
   auto* attempts = columns.add<std::uint32_t>("attempts");
   auto* preemptions = columns.add<std::uint32_t>("preemptions");
   auto* failures = columns.add<std::uint32_t>("failures");
@@ -288,68 +370,77 @@ py::dict jobs_columns(const Trace& trace, const RunResult& result) {
   auto* switch_groups = columns.add<std::uint16_t>("switch_groups");
   auto* wait = columns.add<double>("wait");
   auto* slowdown = columns.add<double>("slowdown");
+  table.add_seconds_columns();
   {
     py::gil_scoped_release unlocked;
     for (std::size_t i = 0; i < n; ++i) {
       const JobSpec& spec = trace.jobs[i];
-      const JobStatus& s = result.jobs[i];
-      // TEMPORARY: derived here as io/outputs.cpp derives jobs.csv's values, until
-      // sim/metrics/job_record.hpp (job_record()) is on main and gives them.
-      const bool ran = s.phase == JobPhase::Ended;
-      if (!ran) {
-        table.fill(i, spec, spec.recorded_state, std::nullopt);
-        outcome[i] = static_cast<std::int8_t>(s.phase == JobPhase::Unschedulable ? 1 : 2);
-        jct[i] = ettr[i] = wait[i] = slowdown[i] = kMissing;
-        attempts[i] = preemptions[i] = failures[i] = manual_interventions[i] = 0;
-        lost_gpu_time[i] = overhead_gpu_time[i] = checkpoint_gpu_time[i] = recovery_wait[i] = 0;
-        failure_reason[i] = -1;
-        switch_groups[i] = 0;
-        continue;
-      }
-      const std::int64_t start_ms = s.started->time_since_epoch().count();
-      const std::int64_t end_ms = s.ended->time_since_epoch().count();
-      table.fill(i, spec, s.state, RanTimes{start_ms, end_ms, s.held_gpu_ms});
-      outcome[i] = 0;
-      jct[i] = seconds_of(end_ms - spec.submitted.time_since_epoch().count());
-      attempts[i] = s.attempt;
-      preemptions[i] = s.preemptions;
-      failures[i] = s.failures;
-      lost_gpu_time[i] = seconds_of(s.lost_gpu_ms);
-      overhead_gpu_time[i] = seconds_of(s.overhead_gpu_ms);
-      failure_reason[i] = static_cast<std::int8_t>(static_cast<int>(s.end_reason) - 1);
-      if (!s.failure_log.empty()) with_failure_log.push_back(i);
-      checkpoint_gpu_time[i] = seconds_of(s.checkpoint_gpu_ms);
-      recovery_wait[i] = seconds_of(s.recovery_wait.count());
-      manual_interventions[i] = s.manual_interventions;
-      const std::int64_t wall = end_ms - start_ms;
-      ettr[i] = wall > 0 ? static_cast<double>(s.useful_work().count()) / static_cast<double>(wall) : 1.0;
-      switch_groups[i] = s.switch_groups;
-      wait[i] = seconds_of(s.wait(spec.submitted).count());
-      slowdown[i] = s.slowdown(spec.submitted, spec.runtime);
+      const JobRecord r = job_record(spec, result.jobs[i]);
+      table.fill(i, spec, r);
+      outcome[i] = static_cast<std::int8_t>(r.outcome);
+      // A job that never ran: its counters are 0, its times and ratios empty, as in jobs.csv.
+      const double nan_unless_ran = r.ran() ? 0.0 : kMissing;
+      jct[i] = seconds_of(r.jct_ms) + nan_unless_ran;
+      attempts[i] = r.attempts;
+      preemptions[i] = r.preemptions;
+      failures[i] = r.failures;
+      lost_gpu_time[i] = seconds_of(r.lost_gpu_time_ms);
+      overhead_gpu_time[i] = seconds_of(r.overhead_gpu_time_ms);
+      failure_reason[i] = static_cast<std::int8_t>(static_cast<int>(r.failure_reason) - 1);  // None -> -1
+      if (!result.jobs[i].failure_log.empty()) with_failure_log.push_back(i);
+      checkpoint_gpu_time[i] = seconds_of(r.checkpoint_gpu_time_ms);
+      recovery_wait[i] = seconds_of(r.recovery_wait_ms);
+      manual_interventions[i] = r.manual_interventions;
+      ettr[i] = r.ettr + nan_unless_ran;
+      switch_groups[i] = r.switch_groups;
+      wait[i] = seconds_of(r.wait_ms) + nan_unless_ran;
+      slowdown[i] = r.slowdown + nan_unless_ran;
     }
   }
   for (const std::size_t i : with_failure_log) Columns::set_text(failure_log[i], failure_log_cell(result.jobs[i]));
   return columns.dict();
 }
 
-/// timeline.csv as columns (its `time` is made in Python from elapsed_s and the trace's epoch).
+/// timeline.csv as columns, in its order.
 py::dict timeline_columns(const RunResult& result, int total_gpus) {
   Columns columns{result.timeline.size()};
+  auto* time = columns.add_time("time");
   auto* elapsed = columns.add<double>("elapsed_s");
   auto* allocated_gpus = columns.add<std::int32_t>("allocated_gpus");
   auto* gpu_allocation = columns.add<double>("gpu_allocation");
   auto* allocated_cpus = columns.add<std::int32_t>("allocated_cpus");
   auto* running = columns.add<std::uint32_t>("running_jobs");
   auto* queued = columns.add<std::uint32_t>("queued_jobs");
-  py::gil_scoped_release unlocked;
-  for (std::size_t i = 0; i < result.timeline.size(); ++i) {
-    const TimelineSample& s = result.timeline[i];
-    elapsed[i] = seconds_of((s.at - result.first_submit).count());
-    allocated_gpus[i] = s.allocated_gpus;
-    gpu_allocation[i] = total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0;
-    allocated_cpus[i] = s.allocated_cpus;
-    running[i] = s.running;
-    queued[i] = s.queued;
+  auto* queued_gpus = columns.add<std::int64_t>("queued_gpus");
+  auto* down_nodes = columns.add<std::int32_t>("down_nodes");
+  std::array<std::uint32_t*, kJobTypeCount> queued_of_type{};
+  std::array<std::int64_t*, kJobTypeCount> queued_gpus_of_type{};
+  for (const JobType type : kJobTypes) {
+    const auto t = static_cast<std::size_t>(type);
+    queued_of_type[t] = columns.add<std::uint32_t>(fmt::format("queued_jobs_{}", name(type)).c_str());
+  }
+  for (const JobType type : kJobTypes) {
+    const auto t = static_cast<std::size_t>(type);
+    queued_gpus_of_type[t] = columns.add<std::int64_t>(fmt::format("queued_gpus_{}", name(type)).c_str());
+  }
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < result.timeline.size(); ++i) {
+      const TimelineSample& s = result.timeline[i];
+      time[i] = seconds_of(s.at.time_since_epoch().count());
+      elapsed[i] = seconds_of((s.at - result.first_submit).count());
+      allocated_gpus[i] = s.allocated_gpus;
+      gpu_allocation[i] = total_gpus > 0 ? static_cast<double>(s.allocated_gpus) / total_gpus : 0.0;
+      allocated_cpus[i] = s.allocated_cpus;
+      running[i] = s.running;
+      queued[i] = s.queued;
+      queued_gpus[i] = s.queued_gpus();
+      down_nodes[i] = s.down_nodes;
+      for (std::size_t t = 0; t < kJobTypeCount; ++t) {
+        queued_of_type[t][i] = s.queued_by_type[t].jobs;
+        queued_gpus_of_type[t][i] = s.queued_by_type[t].gpus;
+      }
+    }
   }
   return columns.dict();
 }
@@ -357,6 +448,7 @@ py::dict timeline_columns(const RunResult& result, int total_gpus) {
 /// A finished run, kept until Python has taken its tables from it.
 struct FinishedRun {
   Scenario scenario;
+  Provenance provenance;
   Trace trace;
   RunResult result;
   RunSummary summary;
@@ -364,13 +456,15 @@ struct FinishedRun {
   int total_gpus() const { return scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node; }
 };
 
-/// `acmesim run`: the scenario at `path` with `overrides` ("key=value", as --set takes them).
+/// `acmesim run`: the scenario at `path` with `overrides` ("key=value", as --set takes them);
+/// `call` is the Python call, for summary.json's provenance.
 std::unique_ptr<FinishedRun> simulate(const std::string& path, const std::vector<std::string>& overrides,
-                                      const std::string& working_dir) {
+                                      const std::string& working_dir, const std::string& call) {
   const Catalog catalog = builtin_catalog();
   auto run = std::make_unique<FinishedRun>();
   run->scenario = load_scenario(path, overrides, working_dir);
-  // Built first, as `run` does: a typo in the scenario fails before a long trace read.
+  // Resolving builds every policy, as `run` does: a typo in the scenario fails before a long trace read.
+  run->provenance = Provenance{call, overrides, resolved_scenario_yaml(run->scenario, catalog)};
   Policies policies = make_policies(run->scenario, catalog);
   py::gil_scoped_release unlocked;
   run->trace = read_acme_trace(run->scenario.trace_path, TraceReadOptions{run->scenario.skip_bad_rows});
@@ -381,10 +475,9 @@ std::unique_ptr<FinishedRun> simulate(const std::string& path, const std::vector
   return run;
 }
 
-/// TEMPORARY: summary.json written into `dir`, until io/outputs.hpp gives its text.
-void write_summary(const FinishedRun& run, const std::string& dir) {
+std::string summary_text(const FinishedRun& run) {
   py::gil_scoped_release unlocked;
-  write_outputs(dir, run.scenario, run.trace, run.result, run.summary, {}, RunOutputs{false, false, true});
+  return summary_json(run.provenance, run.scenario, run.trace, run.result, run.summary);
 }
 
 /// `acmesim compare`: compare.csv's text.
@@ -397,6 +490,21 @@ std::string compare(const std::string& path, const std::vector<std::string>& ove
   py::gil_scoped_release unlocked;
   const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
   return compare_csv(run_variants(scenario, trace, catalog, variants, threads));
+}
+
+/// What a generated trace records of a job, as a record: it ran its recorded duration from its
+/// recorded start, on all its GPUs (io/trace_writer.cpp writes the same).
+JobRecord recorded_record(const JobSpec& job) {
+  JobRecord r;
+  r.outcome = RunOutcome::Ran;
+  r.state = job.recorded_state;
+  r.submit_ms = job.submitted.time_since_epoch().count();
+  r.start_ms = job.recorded_start->time_since_epoch().count();
+  r.duration_ms = job.runtime.count();
+  r.end_ms = r.start_ms + r.duration_ms;
+  r.queue_ms = r.start_ms - r.submit_ms;
+  r.gpu_time_ms = r.duration_ms * job.demand.gpus;
+  return r;
 }
 
 /// `acmesim synth`: the generated trace's columns (what the trace file holds), written to `out`
@@ -412,15 +520,13 @@ py::dict synth(const std::string& profile_name, std::optional<double> days, std:
     schedule_submissions(trace, profile, catalog, seed);
     if (out_path) write_acme_trace(*out_path, trace, profile);
   }
-  const TraceColumns table{trace};
+  TraceColumns table{trace};
+  table.add_seconds_columns();
   {
     py::gil_scoped_release unlocked;
     for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
       const JobSpec& job = trace.jobs[i];
-      // A generated job runs its recorded duration from its recorded start (io/trace_writer.cpp).
-      const std::int64_t start_ms = job.recorded_start->time_since_epoch().count();
-      table.fill(i, job, job.recorded_state,
-                 RanTimes{start_ms, start_ms + job.runtime.count(), job.runtime.count() * job.demand.gpus});
+      table.fill(i, job, recorded_record(job));
     }
   }
   py::dict out;
@@ -456,15 +562,12 @@ PYBIND11_MODULE(_acmesim, m) {
   py::class_<FinishedRun>(m, "FinishedRun")
       .def("jobs", [](const FinishedRun& run) { return jobs_columns(run.trace, run.result); })
       .def("timeline", [](const FinishedRun& run) { return timeline_columns(run.result, run.total_gpus()); })
-      .def("write_summary", &write_summary, py::arg("dir"))
+      .def("summary_json", &summary_text)
       .def_property_readonly("fingerprint", [](const FinishedRun& run) { return run.result.fingerprint; })
       .def_property_readonly("events", [](const FinishedRun& run) { return run.result.events; })
-      .def_property_readonly(
-          "first_submit_s",
-          [](const FinishedRun& run) { return seconds_of(run.result.first_submit.time_since_epoch().count()); })
       .def_property_readonly("epoch_unix_seconds", [](const FinishedRun& run) { return run.trace.epoch_unix_seconds; })
       .def_property_readonly("utc_offset_minutes", [](const FinishedRun& run) { return run.trace.utc_offset_minutes; });
-  m.def("simulate", &simulate, py::arg("scenario"), py::arg("overrides"), py::arg("working_dir"));
+  m.def("simulate", &simulate, py::arg("scenario"), py::arg("overrides"), py::arg("working_dir"), py::arg("call"));
   m.def("compare", &compare, py::arg("scenario"), py::arg("overrides"), py::arg("working_dir"), py::arg("schedulers"),
         py::arg("placements"), py::arg("threads"));
   m.def("synth", &synth, py::arg("profile"), py::arg("days"), py::arg("jobs"), py::arg("load"), py::arg("seed"),

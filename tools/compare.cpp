@@ -50,15 +50,25 @@ std::vector<CompareOutcome> run_variants(const Scenario& scenario, const Trace& 
     policies.push_back(std::move(p));
   }
   std::vector<CompareOutcome> outcomes(variants.size());
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    Scenario variant = scenario;
+    variant.scheduler = args_for(scenario.scheduler, "scheduler", variants[i].scheduler, scenario.seed);
+    variant.placement = args_for(scenario.placement, "placement", variants[i].placement, scenario.seed);
+    outcomes[i].scenario_yaml = resolved_scenario_yaml(variant, catalog);
+  }
   std::atomic<std::size_t> next{0};
   const int total_gpus = scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node;
   const auto work = [&] {
     for (std::size_t i = next++; i < variants.size(); i = next++) {
       Simulation sim{scenario.cluster, trace.jobs, std::move(policies[i]), simulation_options(scenario, trace)};
       const RunResult result = sim.run();
-      outcomes[i] = CompareOutcome{variants[i],        summarize(trace.jobs, result, total_gpus),
-                                   result.fingerprint, result.events,
-                                   result.unstarted,   result.wall_seconds};
+      CompareOutcome& o = outcomes[i];
+      o.variant = variants[i];
+      o.summary = summarize(trace.jobs, result, total_gpus);
+      o.fingerprint = result.fingerprint;
+      o.events = result.events;
+      o.unstarted = result.unstarted;
+      o.wall_seconds = result.wall_seconds;
     }
   };
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
@@ -87,18 +97,18 @@ std::string compare_csv(const std::vector<CompareOutcome>& outcomes) {
   std::string out =
       "scheduler,placement,type,jobs,queue_mean_s,queue_median_s,queue_p99_s,wait_mean_s,wait_median_s,wait_p99_s,"
       "jct_mean_s,jct_median_s,jct_p99_s,slowdown_mean,gpu_allocation_ratio,makespan_s,preemptions,lost_gpu_hours,"
-      "overhead_gpu_hours,unstarted,fingerprint\n";
+      "overhead_gpu_hours,unstarted,fingerprint,scenario_id\n";
   for (const CompareOutcome& o : outcomes) {
     for (const Row& r : rows_of(o)) {
       const GroupStats& g = *r.stats;
       out += fmt::format(
           "{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},"
-          "{},{:.3f},{:.3f},{},{}\n",
+          "{},{:.3f},{:.3f},{},{},{}\n",
           o.variant.scheduler, o.variant.placement, r.label, g.jobs, g.queue.mean, g.queue.median, g.queue.p99,
           g.wait.mean, g.wait.median, g.wait.p99, g.jct.mean, g.jct.median, g.jct.p99, g.slowdown.mean,
           o.summary.gpu_allocation_ratio, o.summary.makespan_s, g.preemptions,
           static_cast<double>(g.lost_gpu_ms) / 3.6e6, static_cast<double>(g.overhead_gpu_ms) / 3.6e6, o.unstarted,
-          o.fingerprint);
+          o.fingerprint, o.scenario_id());
     }
   }
   return out;
@@ -138,7 +148,7 @@ std::vector<CompareVariant> compare_variants(const Scenario& scenario, const Cat
   return variants;
 }
 
-int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger& log) {
+int run_compare(const CompareArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log) {
   const Scenario scenario = load_scenario(args.scenario, args.sets, std::filesystem::current_path().string());
   const std::vector<CompareVariant> variants = compare_variants(scenario, catalog, args.schedulers, args.placements);
   const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
@@ -149,7 +159,15 @@ int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger&
   std::filesystem::create_directories(out, ec);
   if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", out, ec.message()));
   const std::string pretty = compare_pretty(outcomes);
-  for (const auto& [file, text] : {std::pair{"compare.csv", compare_csv(outcomes)}, std::pair{"compare.txt", pretty}}) {
+  std::vector<std::pair<std::string, std::string>> files{
+      {"compare.csv", compare_csv(outcomes)},
+      {"compare.txt", pretty},
+      {"provenance.json", provenance_json(command_line, args.sets, trace)}};
+  std::filesystem::create_directories(std::filesystem::path(out) / "scenarios", ec);
+  if (ec) throw InputError(fmt::format("{}/scenarios: cannot create the folder ({})", out, ec.message()));
+  for (const CompareOutcome& o : outcomes)
+    files.emplace_back("scenarios/" + o.scenario_id() + ".yaml", o.scenario_yaml);
+  for (const auto& [file, text] : files) {
     OutputFile f{(std::filesystem::path(out) / file).string()};
     f.write(text);
     f.close();
@@ -158,7 +176,7 @@ int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger&
   for (const CompareOutcome& o : outcomes) {
     log.info("  {} + {}: {} events in {:.2f}s", o.variant.scheduler, o.variant.placement, o.events, o.wall_seconds);
   }
-  log.info("wrote {}/compare.csv, compare.txt", out);
+  log.info("wrote {}/compare.csv, compare.txt, provenance.json, scenarios/", out);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/acme_trace.hpp"
+#include "io/outputs.hpp"
 #include "io/scenario.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/policy_api/catalog.hpp"
@@ -25,7 +26,11 @@ struct CompareOutcome {
   std::string fingerprint;
   std::uint64_t events = 0;
   std::uint64_t unstarted = 0;
-  double wall_seconds = 0;  // printed, never written
+  double wall_seconds = 0;    // printed, never written
+  std::string scenario_yaml;  // the variant's resolved scenario (resolved_scenario_yaml)
+
+  /// Provenance::scenario_id of the variant: compare.csv's column, DIR/scenarios/ID.yaml.
+  std::string scenario_id() const { return Provenance{{}, {}, scenario_yaml}.scenario_id(); }
 };
 
 /// Every scheduler x placement pair, in that order; an empty list stands for the scenario's own.
@@ -55,9 +60,10 @@ struct CompareArgs {
   bool quiet = false;
 };
 
-/// The subcommand: reads the scenario and trace once, runs, prints, writes DIR/compare.csv and
-/// DIR/compare.txt. Returns the exit code.
+/// The subcommand: reads the scenario and trace once, runs, prints, writes DIR/compare.csv,
+/// DIR/compare.txt, DIR/provenance.json and each variant's resolved scenario as
+/// DIR/scenarios/ID.yaml. Returns the exit code.
 /// `quiet` silences the table on stdout; progress and timings go to `log`.
-int run_compare(const CompareArgs& args, const Catalog& catalog, spdlog::logger& log);
+int run_compare(const CompareArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log);
 
 }  // namespace acmesim

@@ -41,6 +41,20 @@ std::string shown_number(double v, int digits) {
 
 std::string run_folder(RunKey key) { return fmt::format("{}-s{}", key.point, key.seed); }
 
+/// DIR/scenarios/ID.yaml: the resolved scenario a results.csv row's scenario_id names. Written
+/// once per id (runs that resolve alike share it).
+void write_scenario_file(const std::string& out, const Provenance& provenance) {
+  const fs::path dir = fs::path(out) / "scenarios";
+  const fs::path path = dir / (provenance.scenario_id() + ".yaml");
+  std::error_code ec;
+  if (fs::exists(path, ec)) return;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot create the folder ({})", dir.string(), ec.message()));
+  OutputFile file{path.string()};
+  file.write(provenance.scenario_yaml);
+  file.close();
+}
+
 }  // namespace
 
 SweepRuns::SweepRuns(SweepFile sweep, const Catalog& catalog)
@@ -99,6 +113,12 @@ void SweepRuns::read_traces(const std::vector<RunKey>& runs, spdlog::logger& log
 
 double SweepRuns::expected_cost(RunKey key) const { return costs_.at(key); }
 
+std::vector<const Trace*> SweepRuns::traces() const {
+  std::vector<const Trace*> read;
+  for (const auto& [id, trace] : traces_) read.push_back(&trace);
+  return read;
+}
+
 std::string SweepRuns::run(RunKey key, const std::string& out) const {
   return sweep_.kind == SweepKind::EvalCluster ? run_eval_cluster(key) : run_scenario(key, out);
 }
@@ -122,20 +142,29 @@ std::string SweepRuns::run_eval_cluster(RunKey key) const {
 std::string SweepRuns::run_scenario(RunKey key, const std::string& out) const {
   Scenario scenario;
   Policies policies;
+  Provenance provenance;
   {
     const std::lock_guard lock{parse_mutex_};
-    scenario = sweep_scenario(sweep_, points_.at(key.point), key.seed);
+    const std::vector<ScenarioOverride> overrides = run_overrides(sweep_, points_.at(key.point), key.seed);
+    scenario = parse_scenario_at(sweep_.base_name, sweep_.base_text, sweep_.base_within, overrides);
     policies = make_policies(scenario, catalog_);
+    provenance.command_line = command_line_;
+    for (const ScenarioOverride& o : overrides) provenance.overrides.push_back(o.key + "=" + o.value);
+    provenance.scenario_yaml = resolved_scenario_yaml(scenario, catalog_);
   }
   const Trace& trace = trace_of(scenario);
   Simulation simulation{scenario.cluster, trace.jobs, std::move(policies), simulation_options(scenario, trace)};
   const RunResult result = simulation.run();
   const RunSummary summary = summarize(trace.jobs, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   if (sweep_.keep.any()) {
-    write_outputs((fs::path(out) / "runs" / run_folder(key)).string(), scenario, trace, result, summary, {},
+    write_outputs((fs::path(out) / "runs" / run_folder(key)).string(), provenance, scenario, trace, result, summary, {},
                   sweep_.keep);
   }
-  return sweep_result_row(points_.at(key.point), key.seed, run_metric_cells(summary, result));
+  {
+    const std::lock_guard lock{parse_mutex_};  // two runs may resolve alike: one writer at a time
+    write_scenario_file(out, provenance);
+  }
+  return sweep_result_row(points_.at(key.point), key.seed, run_metric_cells(summary, result, provenance.scenario_id()));
 }
 
 void RunQueue::push(RunKey key) {
@@ -224,6 +253,11 @@ SweepReport run_sweep(SweepRuns& runs, const SweepOptions& options, RemoteWorker
   }
   if (!todo.empty() || remote) {  // the other ranks wait to be told there is nothing to do
     runs.read_traces(todo, log);
+    if (!todo.empty()) {
+      OutputFile provenance{(fs::path(options.out) / "provenance.json").string()};
+      provenance.write(provenance_json(runs.command_line(), {}, runs.traces()));
+      provenance.close();
+    }
     // Longest first: the last runs to finish are short ones, so no thread or rank idles long at the end.
     std::vector<std::pair<double, RunKey>> costed;
     for (const RunKey& key : todo) costed.emplace_back(runs.expected_cost(key), key);

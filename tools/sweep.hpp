@@ -33,6 +33,9 @@ class SweepRuns {
   SweepRuns(SweepFile sweep, const Catalog& catalog);
 
   const SweepFile& sweep() const { return sweep_; }
+  /// The command that runs the sweep, written into each kept run's summary.json.
+  void set_command_line(std::string command_line) { command_line_ = std::move(command_line); }
+  const std::string& command_line() const { return command_line_; }
   const std::vector<SweepPoint>& points() const { return points_; }
   /// Every run, point by point, seeds in the file's order.
   std::vector<RunKey> all_runs() const;
@@ -47,6 +50,8 @@ class SweepRuns {
   /// The relative cost of a run, to hand out the longest first: the jobs of its trace times a
   /// weight of its scheduler (docs/studies.md, "On a cluster"). Needs read_traces() of the run.
   double expected_cost(RunKey key) const;
+  /// The traces read_traces() has read, by path (provenance.json).
+  std::vector<const Trace*> traces() const;
   /// Runs one (point, seed) and returns its results.csv row; writes the kept outputs under
   /// `out`/runs/<point>-s<seed>/. Safe to call from several threads at once.
   std::string run(RunKey key, const std::string& out) const;
@@ -60,6 +65,7 @@ class SweepRuns {
 
   SweepFile sweep_;
   const Catalog& catalog_;
+  std::string command_line_ = "acmesim sweep";
   std::vector<SweepPoint> points_;
   std::map<std::pair<std::string, bool>, Trace> traces_;  // (path, skip_bad_rows)
   std::map<RunKey, double> costs_;                        // expected_cost() of the runs read for

@@ -36,9 +36,10 @@ _default_scenario = _acmesim.default_scenario
 class Result:
     """One run: what `acmesim run` writes, as Python values.
 
-    jobs: jobs.csv's columns (docs/usage.md "Outputs"), times as seconds since the trace's
-        epoch (submit_s, start_s, end_s) and as datetimes in the trace's UTC offset
-        (submit_time, start_time, end_time); NaN / NaT where jobs.csv leaves a cell empty.
+    jobs: jobs.csv's columns in its order (docs/usage.md "Outputs"): times as datetimes in the
+        trace's UTC offset (submit_time, start_time, end_time) and, last, as seconds since the
+        trace's epoch (submit_s, start_s, end_s); NaN, NaT or None where jobs.csv leaves a cell
+        empty.
     timeline: timeline.csv's columns.
     summary: summary.json's content.
     """
@@ -108,24 +109,20 @@ def _datetimes(seconds: _np.ndarray, epoch_unix_seconds: int, tz: _datetime.time
     return _pd.arrays.DatetimeArray(ns.view("M8[ns]"), dtype=_pd.DatetimeTZDtype(tz=tz))
 
 
-def _frame(columns: dict, epoch_unix_seconds: int, utc_offset_minutes: int, time_columns=None, after=None):
-    """A DataFrame of the extension's columns: (codes, categories) pairs become Categoricals, and
-    the datetime columns of `time_columns` (name -> seconds column) are placed after `after`."""
+def _frame(table: dict, epoch_unix_seconds: int, utc_offset_minutes: int) -> _pd.DataFrame:
+    """A DataFrame of one of the extension's tables ({"columns", "times"}): (codes, categories)
+    pairs become Categoricals and the datetime columns (None among the columns) are made from
+    their seconds in "times"."""
     tz = _timezone(utc_offset_minutes)
-    time_columns = time_columns or {}
     data = {}
-    for name, values in columns.items():
-        if isinstance(values, tuple):
+    for name, values in table["columns"].items():
+        if values is None:
+            values = _datetimes(table["times"][name], epoch_unix_seconds, tz)
+        elif isinstance(values, tuple):
             codes, categories = values
             values = _pd.Categorical.from_codes(codes, categories=categories)
         data[name] = values
-        if name == after:
-            for time_name, seconds_name in time_columns.items():
-                data[time_name] = _datetimes(columns[seconds_name], epoch_unix_seconds, tz)
     return _pd.DataFrame(data, copy=False)
-
-
-_JOB_TIMES = {"submit_time": "submit_s", "start_time": "start_s", "end_time": "end_s"}
 
 
 def run(scenario=None, *, set=None, seed=None) -> Result:
@@ -137,34 +134,22 @@ def run(scenario=None, *, set=None, seed=None) -> Result:
     seed: the seed of every random stream.
     Paths in `set` (trace=...) are relative to the working directory, as on the command line.
     """
-    return _result(_acmesim.simulate(_scenario_path(scenario), _overrides(set, seed), _os.getcwd()))
+    call = f"acmesim.run({scenario!r}, set={set!r}, seed={seed!r})"  # summary.json's provenance
+    return _result(_acmesim.simulate(_scenario_path(scenario), _overrides(set, seed), _os.getcwd(), call))
 
 
 def _result(finished) -> Result:
-    with _tempfile.TemporaryDirectory(prefix="acmesim-") as summary_dir:
-        finished.write_summary(summary_dir)
-        with open(_os.path.join(summary_dir, "summary.json"), encoding="utf-8") as f:
-            summary = _json.load(f)
     return Result(
         jobs=_jobs_frame(finished),
-        timeline=_timeline_frame(finished),
-        summary=summary,
+        timeline=_frame(finished.timeline(), finished.epoch_unix_seconds, finished.utc_offset_minutes),
+        summary=_json.loads(finished.summary_json()),
         fingerprint=finished.fingerprint,
         events=finished.events,
     )
 
 
 def _jobs_frame(finished) -> _pd.DataFrame:
-    return _frame(finished.jobs(), finished.epoch_unix_seconds, finished.utc_offset_minutes, _JOB_TIMES, "end_s")
-
-
-def _timeline_frame(finished) -> _pd.DataFrame:
-    columns = finished.timeline()
-    timeline = _frame(columns, finished.epoch_unix_seconds, finished.utc_offset_minutes)
-    instants = columns["elapsed_s"] + finished.first_submit_s
-    tz = _timezone(finished.utc_offset_minutes)
-    timeline.insert(0, "time", _datetimes(instants, finished.epoch_unix_seconds, tz))
-    return timeline
+    return _frame(finished.jobs(), finished.epoch_unix_seconds, finished.utc_offset_minutes)
 
 
 def compare(scenario=None, *, schedulers=None, placements=None, set=None, seed=None, threads=None) -> _pd.DataFrame:
@@ -190,7 +175,7 @@ def synth(profile="seren", *, days=None, jobs=None, load=1.0, seed=1, out=None) 
     raw = _acmesim.synth(
         _os.fspath(profile), days, jobs, float(load), int(seed), None if out is None else _os.fspath(out)
     )
-    return _frame(raw["jobs"], raw["epoch_unix_seconds"], raw["utc_offset_minutes"], _JOB_TIMES, "end_s")
+    return _frame(raw["jobs"], raw["epoch_unix_seconds"], raw["utc_offset_minutes"])
 
 
 _TRACE_COLUMNS = [

@@ -57,6 +57,8 @@ def read_jobs_csv(folder) -> pd.DataFrame:
     """jobs.csv as docs/usage.md reads it."""
     return pd.read_csv(
         folder / "jobs.csv",
-        parse_dates=["submit_time", "start_time", "end_time"],
+        parse_dates=["submit_time", "start_time", "end_time", "fail_time", "stop_time"]
+        if "fail_time" in pd.read_csv(folder / "jobs.csv", nrows=0).columns
+        else ["submit_time", "start_time", "end_time"],
         dtype={"user": str, "failure_reason": str, "failure_log": str},
     )

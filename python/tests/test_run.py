@@ -28,20 +28,27 @@ def assert_same_column(name, ours: pd.Series, written: pd.Series):
         ).tolist(), name
 
 
-@pytest.mark.parametrize("overrides", [FAULTS_SET, SMALL_SET], ids=["failures-and-recovery", "too-small-cluster"])
-def test_a_run_returns_jobs_with_the_same_values_as_jobs_csv(command_run, overrides):
-    written = read_jobs_csv(command_run(FAULTS_SCENARIO, overrides, 3))
-    jobs = acmesim.run(FAULTS_SCENARIO, set=overrides, seed=3).jobs
+KALOS_SCENARIO = SOURCE_DIR / "configs" / "kalos.yaml"
+
+
+@pytest.mark.parametrize(
+    "scenario, overrides",
+    [(FAULTS_SCENARIO, FAULTS_SET), (FAULTS_SCENARIO, SMALL_SET), (KALOS_SCENARIO, {})],
+    ids=["failures-and-recovery", "too-small-cluster", "kalos-columns"],
+)
+def test_a_run_returns_jobs_with_the_same_values_as_jobs_csv(command_run, scenario, overrides):
+    written = read_jobs_csv(command_run(scenario, overrides, 3))
+    jobs = acmesim.run(scenario, set=overrides, seed=3).jobs
     assert len(jobs) == len(written) > 1000
+    assert list(jobs.columns) == list(written.columns)  # jobs.csv's, in its order
     for name in written.columns:
         assert_same_column(name, jobs[name], written[name])
     for time_name, seconds_name in TIMES.items():
         assert jobs[time_name].isna().equals(jobs[seconds_name].isna())
-    # jobs.csv's columns in its order, each time as seconds (submit_s, ...) and then as a datetime.
-    csv_columns = list(written.columns)
-    at = csv_columns.index("submit_time")
-    assert list(jobs.columns) == csv_columns[:at] + list(TIMES.values()) + list(TIMES) + csv_columns[at + 3 :]
-    if overrides is FAULTS_SET:
+    if scenario is KALOS_SCENARIO:
+        assert {"mem_per_pod_GB", "shared_mem_per_pod", "fail_time", "stop_time"} <= set(jobs.columns)
+        assert jobs.fail_time.notna().any() and jobs.stop_time.notna().any()
+    elif overrides is FAULTS_SET:
         for name in ("failure_log", "failure_reason"):
             assert jobs[name].notna().any(), name
         for name in ("preemptions", "failures", "lost_gpu_time", "checkpoint_gpu_time", "recovery_wait",
@@ -84,9 +91,11 @@ def test_a_run_has_the_fingerprint_and_summary_of_summary_json(command_run):
     result = acmesim.run(FAULTS_SCENARIO, set=FAULTS_SET, seed=3)
     assert result.fingerprint == summary["fingerprint"]
     assert result.events == summary["events"]
-    # The same content; only the paths the command was given differ in how they are spelled.
-    for key in ("fingerprint", "jobs", "overall", "by_type", "failures", "makespan_s", "gpu_allocation_ratio"):
+    # The same content but for how the run was asked for (provenance: a command line, or a Python call).
+    assert result.summary.keys() == summary.keys()
+    for key in summary.keys() - {"provenance"}:
         assert result.summary[key] == summary[key], key
+    assert result.summary["provenance"]["scenario_id"] == summary["provenance"]["scenario_id"]
     assert result.summary["scenario"]["seed"] == 3
 
 
@@ -119,7 +128,9 @@ def test_the_seed_changes_the_result():
 def test_without_a_scenario_the_bundled_default_runs():
     result = acmesim.run(set={"trace": FAULTS_SET["trace"]})
     assert result.summary["scenario"]["name"] == "default"
-    assert result.summary["scenario"]["source"] == str(SOURCE_DIR / "configs" / "default.yaml")
+    provenance = result.summary["provenance"]
+    assert provenance["scenario_source"] == str(SOURCE_DIR / "configs" / "default.yaml")
+    assert provenance["command_line"].startswith("acmesim.run(None, set={'trace': ")
 
 
 def test_an_unknown_scheduler_raises_input_error_naming_the_place():

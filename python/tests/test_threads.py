@@ -12,13 +12,13 @@ from conftest import FAULTS_SCENARIO, FAULTS_SET
 VARIANTS = [{**FAULTS_SET, "scheduler": "sjf"}, {**FAULTS_SET, "scheduler": "fifo", "cluster.nodes": 250}]
 
 
-def run_in_threads(variants):
+def run_in_threads(variants, scenario=FAULTS_SCENARIO):
     results = [None] * len(variants)
     errors = []
 
     def work(i):
         try:
-            results[i] = acmesim.run(FAULTS_SCENARIO, set=variants[i], seed=4)
+            results[i] = acmesim.run(scenario, set=variants[i], seed=4)
         except Exception as e:  # reported below: a thread's exception would otherwise be lost
             errors.append(e)
 
@@ -75,13 +75,14 @@ def test_two_runs_in_threads_take_less_time_than_one_after_the_other():
         work()
         return time.perf_counter() - started
 
-    one = [{**FAULTS_SET, "scheduler": "sjf"}] * 2
+    # The bundled month (fifo): long enough that the simulation, not the allocations around it, dominates.
+    one = [{"scheduler": "sjf"}] * 2
     attempts = []
     for _ in range(3):  # the machine may be busy with other work: the best of three
         if os.getloadavg()[0] > (os.cpu_count() or 1) - 0.5:
             time.sleep(2)
-        sequential = timed(lambda: [acmesim.run(FAULTS_SCENARIO, set=v, seed=4) for v in one])
-        parallel = timed(lambda: run_in_threads(one))
+        sequential = timed(lambda: [acmesim.run(set=v, seed=4) for v in one])
+        parallel = timed(lambda: run_in_threads(one, scenario=None))
         attempts.append(parallel / sequential)
         if attempts[-1] < 0.85:
             return

@@ -39,6 +39,7 @@ struct Demand {
   int gpus = 0;
   int cpus = 0;
   int mem_gib_per_node = 0;  // Kalos `mem_per_pod_GB`; Seren records none (0 = not requested)
+  float shared_mem_gb = 0;   // Kalos `shared_mem_per_pod`, kept only to be written back; NaN if blank
   bool cpu_only() const { return gpus == 0; }
   /// Share of `total` on the i'th of `nodes` nodes: the remainder goes to the first ones.
   static int share(int total, int nodes, int i) { return total / nodes + (i < total % nodes ? 1 : 0); }

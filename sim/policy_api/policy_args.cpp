@@ -229,7 +229,7 @@ std::optional<std::vector<std::pair<JobType, T>>> PolicyArgs::per_job_type(const
                                                                            std::string_view help) const {
   const char* type = std::is_integral_v<T> ? "job type -> whole number" : "job type -> number";
   return keyed<JobType, T>(
-      key, {key, type, std::string(fallback), range.text(), std::string(help)},
+      key, {key, type, std::string(fallback), range.text(), std::string(help), false},
       [](const std::string& text) { return parse_job_type(text); }, fmt::format("a job type ({})", job_type_names()),
       range);
 }
@@ -242,15 +242,15 @@ template std::optional<std::vector<std::pair<JobType, int>>> PolicyArgs::per_job
 std::optional<std::vector<std::pair<FailureReason, double>>> PolicyArgs::number_per_reason(
     const std::string& key, std::string_view fallback, Range range, std::string_view help) const {
   return keyed<FailureReason, double>(
-      key, {key, "failure reason -> number", std::string(fallback), range.text(), std::string(help)},
+      key, {key, "failure reason -> number", std::string(fallback), range.text(), std::string(help), false},
       [](const std::string& text) { return parse_failure_reason(text); },
       "a failure reason (e.g. NVLinkError, ECCError)", range);
 }
 
 Table PolicyArgs::table(const std::string& key, const std::vector<std::string>& columns, std::string_view help) const {
   const std::string expected = fmt::format("the path of a CSV file ({})", fmt::join(columns, ","));
-  const ParamValue* value =
-      read({key, "CSV file", "none (required)", fmt::format("columns {}", fmt::join(columns, ",")), std::string(help)});
+  const ParamValue* value = read({key, "CSV file", "none (required)",
+                                  fmt::format("columns {}", fmt::join(columns, ",")), std::string(help), false});
   if (describing_) return Table{};
   if (!value) throw input_error(where_, field(key), expected, "nothing");
   if (value->kind != ParamValue::Kind::Scalar || value->text.empty()) bad(*value, field(key), expected);

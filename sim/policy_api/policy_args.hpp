@@ -68,6 +68,9 @@ struct ParamInfo {
   std::string fallback;  // the default, as a user would write it
   std::string range;     // "in [0, 1]", "one of exact, factor, type_limit", ...
   std::string help;
+  /// Whether `fallback` is a value the key can be set to ("60", "[Eval]"), or words saying what
+  /// the policy does when the key is absent ("none", "none (required)").
+  bool fallback_is_value = true;
 };
 
 /// A CSV file a policy reads (failures `replay`): rows of text cells with their line numbers.
@@ -159,6 +162,8 @@ class PolicyArgs {
   void reject_unread() const;
   /// Every parameter read so far, in reading order.
   const std::vector<ParamInfo>& parameters() const { return read_; }
+  /// The parameters as given (a map, in file order).
+  const ParamValue& given() const { return params_; }
 
  private:
   /// Records `info` and returns the value of its key, or nullptr if absent (or describing).

@@ -2,6 +2,7 @@
 /// The live job table of a run: every job's spec (the trace's, then those a JobHook spawned)
 /// and status, and how many jobs are in each phase. The phase counts are the only counters of
 /// the run: set_phase() keeps them, so "how many are queued" can never disagree with the jobs.
+/// It also keeps the jobs and GPUs queued per job type, for the timeline.
 ///
 /// Cost: every operation O(1); spawn() amortized O(1). Specs of spawned jobs live in a deque,
 /// so references to them stay valid while more are spawned.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "sim/model/job.hpp"
+#include "sim/run/run_result.hpp"
 
 namespace acmesim {
 
@@ -41,11 +43,20 @@ class JobTable {
 
   void set_phase(JobId id, JobPhase phase) {
     JobStatus& s = statuses_[id.value()];
+    if ((s.phase == JobPhase::Queued) != (phase == JobPhase::Queued)) {
+      const JobSpec& job = spec(id);
+      const int sign = phase == JobPhase::Queued ? 1 : -1;
+      QueuedOfType& queued = queued_by_type_[static_cast<std::size_t>(job.type)];
+      queued.jobs = static_cast<std::uint32_t>(static_cast<int>(queued.jobs) + sign);
+      queued.gpus += sign * job.demand.gpus;
+    }
     --counts_[index(s.phase)];
     ++counts_[index(phase)];
     s.phase = phase;
   }
   std::size_t count(JobPhase phase) const { return counts_[index(phase)]; }
+  /// Jobs and GPUs queued, per job type (JobType order).
+  const std::array<QueuedOfType, kJobTypeCount>& queued_by_type() const { return queued_by_type_; }
   /// Ended or never schedulable: nothing more will happen to them.
   std::size_t settled() const { return count(JobPhase::Ended) + count(JobPhase::Unschedulable); }
   bool all_settled() const { return settled() == size(); }
@@ -61,6 +72,7 @@ class JobTable {
   std::deque<JobSpec> spawned_;  // ids trace_jobs_.size() + i
   std::vector<JobStatus> statuses_;
   std::array<std::size_t, kJobPhaseCount> counts_{};  // by JobPhase
+  std::array<QueuedOfType, kJobTypeCount> queued_by_type_{};
 };
 
 }  // namespace acmesim

@@ -38,9 +38,9 @@ class Recorder {
 
   /// Records one sample; false (and the result marked truncated) once `max_samples` are recorded.
   bool sample(SimTime now, const Cluster& cluster, std::uint32_t running, std::uint32_t queued,
-              std::size_t max_samples) {
-    result_.timeline.push_back(
-        TimelineSample{now, cluster.allocated_gpus(), cluster.allocated_cpus(), running, queued});
+              const std::array<QueuedOfType, kJobTypeCount>& queued_by_type, std::size_t max_samples) {
+    result_.timeline.push_back(TimelineSample{now, cluster.allocated_gpus(), cluster.allocated_cpus(), running, queued,
+                                              down_nodes_, queued_by_type});
     if (result_.timeline.size() < max_samples) return true;
     result_.timeline_truncated = true;
     return false;

@@ -14,12 +14,26 @@
 
 namespace acmesim {
 
+/// Jobs waiting in the scheduler's queue, and the GPUs they ask for.
+struct QueuedOfType {
+  std::uint32_t jobs = 0;
+  std::int64_t gpus = 0;
+};
+
 struct TimelineSample {
   SimTime at;
-  int allocated_gpus;
-  int allocated_cpus;
-  std::uint32_t running;
-  std::uint32_t queued;
+  int allocated_gpus = 0;
+  int allocated_cpus = 0;
+  std::uint32_t running = 0;
+  std::uint32_t queued = 0;
+  int down_nodes = 0;
+  std::array<QueuedOfType, kJobTypeCount> queued_by_type{};  // JobType order
+
+  std::int64_t queued_gpus() const {
+    std::int64_t gpus = 0;
+    for (const QueuedOfType& q : queued_by_type) gpus += q.gpus;
+    return gpus;
+  }
 };
 
 struct Unschedulable {

@@ -83,7 +83,7 @@ TEST_CASE("Every path given with --set is relative to the working directory, eve
       << "trace: ../t.csv\ncluster: {nodes: 4}\nfailures: {name: replay, file: ../events.csv}\n";
   const auto run_in = [&](const std::string& args) {
     const std::string command =
-        fmt::format("cd '{}' && '{}' {} -q -o out 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
+        fmt::format("cd '{}' && '{}' {} -q -o out --force 2> stderr.txt", dir.string(), ACMESIM_BINARY, args);
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   };

@@ -26,7 +26,8 @@ Outputs run_scenario(const std::string& scenario_path, const std::string& out) {
   const Catalog catalog = builtin_catalog();
   Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog)};
   const RunResult result = sim.run();
-  write_outputs(out, scenario, trace, result,
+  const Provenance provenance{"test", {}, resolved_scenario_yaml(scenario, catalog)};
+  write_outputs(out, provenance, scenario, trace, result,
                 summarize(trace.jobs, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node));
   const std::filesystem::path dir{out};
   return Outputs{slurp(dir / "jobs.csv"), slurp(dir / "timeline.csv"), slurp(dir / "summary.json")};

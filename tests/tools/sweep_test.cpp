@@ -176,7 +176,7 @@ TEST_CASE("summarizing a sweep writes one row per point and metric and prints th
   CHECK(std::count(table.begin(), table.end(), '\n') == 5);
   const std::string csv = slurp(out / "summary.csv");
   CHECK(csv.rfind("point,cluster.nodes,scheduler,metric,seeds,mean,sd,ci95_low,ci95_high\n", 0) == 0);
-  const std::size_t numeric_metrics = run_metric_names().size() - 1;  // all but the fingerprint
+  const std::size_t numeric_metrics = run_metric_names().size() - 2;  // all but the fingerprint and scenario_id
   CHECK(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')) == 1 + 4 * numeric_metrics);
   CHECK_THROWS_WITH(summarize_sweep(out.string(), {"eval_queue_men_s"}),
                     Catch::Contains("found 'eval_queue_men_s' (did you mean 'eval_queue_mean_s'?)"));
