@@ -56,7 +56,7 @@ def main():
         )
     out = args.work / "out"
     overrides = {"trace": str(trace)}
-    command = [args.binary, "run", SCENARIO, "-o", out, "--quiet", "--set", f"trace={trace}"]
+    command = [args.binary, "run", SCENARIO, "-o", out, "--force", "--quiet", "--set", f"trace={trace}"]
     started = time.perf_counter()
     subprocess.run(command, check=True)
     command_seconds = time.perf_counter() - started
