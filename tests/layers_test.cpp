@@ -1,4 +1,4 @@
-// The tree is the architecture: core <- model <- policy_api <- run <- {policies, io} <- tools <- app.
+// The tree is the architecture: core <- model <- policy_api <- run <- {policies, io} <- tools <- {app, python}.
 // These tests read every source file's includes and fail on an arrow that runs the wrong way,
 // so the rule in README's "Layout" cannot quietly erode.
 #include <catch2/catch.hpp>
@@ -22,11 +22,13 @@ struct Layer {
   int rank;            // a layer may include its own and lower ranks
 };
 
-// policies and io share a rank: neither may include the other.
+// policies and io share a rank: neither may include the other; nor may the two front ends, the
+// command line (app) and the Python module (python).
 const std::vector<Layer> kLayers{
     {"core", "sim/core", 0}, {"model", "sim/model", 1}, {"policy_api", "sim/policy_api", 2},
     {"run", "sim/run", 3},   {"run", "sim/metrics", 3}, {"policies", "policies", 4},
     {"io", "io", 4},         {"tools", "tools", 5},     {"app", "app", 6},
+    {"python", "python", 6},
 };
 
 std::optional<Layer> layer_of(const std::string& path) {
@@ -80,8 +82,10 @@ TEST_CASE("No source file includes a header of a layer above its own", "[layers]
   }
 }
 
-TEST_CASE("Only io/ includes the file-format libraries, only app/ the command line, and sim/ no files or threads",
-          "[layers]") {
+TEST_CASE(
+    "Only io/ includes the file-format libraries, only app/ the command line, only python/ pybind11, and sim/ no "
+    "files or threads",
+    "[layers]") {
   for (const Include& inc : includes_of_tree()) {
     if (inc.quoted) continue;
     const std::string layer = layer_of(inc.file)->name;
@@ -91,6 +95,7 @@ TEST_CASE("Only io/ includes the file-format libraries, only app/ the command li
       if (inc.target.rfind(format_lib, 0) == 0) CHECK(layer == "io");
     }
     if (inc.target.rfind("CLI/", 0) == 0) CHECK(layer == "app");
+    if (inc.target.rfind("pybind11/", 0) == 0) CHECK(layer == "python");
     if (in_sim) {
       for (const char* banned : {"fstream", "filesystem", "iostream", "thread", "mutex", "atomic", "cstdio"}) {
         CHECK(inc.target != banned);

@@ -133,21 +133,24 @@ std::string compare_pretty(const std::vector<CompareOutcome>& outcomes) {
   return out;
 }
 
-int run_compare(const CompareArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log) {
-  const Scenario scenario = load_scenario(args.scenario, args.sets, std::filesystem::current_path().string());
-  std::vector<std::string> schedulers = args.schedulers;
-  std::vector<std::string> placements = args.placements;
+std::vector<CompareVariant> compare_variants(const Scenario& scenario, const Catalog& catalog,
+                                             std::vector<std::string> schedulers, std::vector<std::string> placements) {
   if (schedulers.empty()) schedulers.push_back(scenario.scheduler.name());
   if (placements.empty()) placements.push_back(scenario.placement.name());
   std::vector<CompareVariant> variants;
   for (const std::string& s : schedulers) {
     for (const std::string& p : placements) variants.push_back({s, p});
   }
-  // Unknown names fail before the trace is read.
   for (const CompareVariant& v : variants) {
     catalog.schedulers.make(args_for(scenario.scheduler, "scheduler", v.scheduler, scenario.seed));
     catalog.placements.make(args_for(scenario.placement, "placement", v.placement, scenario.seed));
   }
+  return variants;
+}
+
+int run_compare(const CompareArgs& args, const Catalog& catalog, const std::string& command_line, spdlog::logger& log) {
+  const Scenario scenario = load_scenario(args.scenario, args.sets, std::filesystem::current_path().string());
+  const std::vector<CompareVariant> variants = compare_variants(scenario, catalog, args.schedulers, args.placements);
   const Trace trace = read_acme_trace(scenario.trace_path, TraceReadOptions{scenario.skip_bad_rows});
   log.info("read {} jobs from {}; running {} variants", trace.jobs.size(), trace.path, variants.size());
   const auto outcomes = run_variants(scenario, trace, catalog, variants, args.threads);

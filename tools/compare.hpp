@@ -33,6 +33,11 @@ struct CompareOutcome {
   std::string scenario_id() const { return Provenance{{}, {}, scenario_yaml}.scenario_id(); }
 };
 
+/// Every scheduler x placement pair, in that order; an empty list stands for the scenario's own.
+/// Each is built once from `catalog`, so an unknown name is an InputError before any trace is read.
+std::vector<CompareVariant> compare_variants(const Scenario& scenario, const Catalog& catalog,
+                                             std::vector<std::string> schedulers, std::vector<std::string> placements);
+
 /// Runs every variant on `trace` (shared read-only) in up to `threads` threads. Outcomes come
 /// back in the order of `variants`, whatever the number of threads; each is what a separate
 /// `acmesim run` of that variant gives. A variant whose policy name is the scenario's uses the
