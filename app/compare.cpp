@@ -33,7 +33,8 @@ void add_compare(CLI::App& app, Context& context) {
                   "Worker threads (default: one per hardware thread); results do not depend on it")
       ->check(in_range<std::uint64_t>(1, 4096));
   add_log_options(*cmd, context.log, &args->quiet);
-  cmd->callback([args, &context] { context.exit_code = run_compare(*args, context.catalog, context.command_line, context.log); });
+  cmd->callback(
+      [args, &context] { context.exit_code = run_compare(*args, context.catalog, context.command_line, context.log); });
 }
 
 }  // namespace acmesim::app

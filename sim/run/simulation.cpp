@@ -284,10 +284,9 @@ void Simulation::on(const SchedulingDue&) {
 }
 
 void Simulation::on(const SampleDue&) {
-  const bool room =
-      recorder_.sample(engine_.now(), cluster_, static_cast<std::uint32_t>(jobs_.count(JobPhase::Running)),
-                       static_cast<std::uint32_t>(jobs_.count(JobPhase::Queued)), jobs_.queued_by_type(),
-                       options_.timeline_max_samples);
+  const bool room = recorder_.sample(
+      engine_.now(), cluster_, static_cast<std::uint32_t>(jobs_.count(JobPhase::Running)),
+      static_cast<std::uint32_t>(jobs_.count(JobPhase::Queued)), jobs_.queued_by_type(), options_.timeline_max_samples);
   // Stop sampling once every job is settled, or when nothing else can ever happen.
   if (room && !jobs_.all_settled() && !engine_.idle()) {
     engine_.schedule(engine_.now() + options_.timeline_interval, SampleDue{});

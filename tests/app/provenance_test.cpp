@@ -100,7 +100,8 @@ TEST_CASE(
   CHECK(json_value(summary, "sha256") == slurp(dir / "sum.txt").substr(0, 64));
 }
 
-TEST_CASE("The scenario that run --print-config prints reads back to the same scenario, and runs of it have the same id") {
+TEST_CASE(
+    "The scenario that run --print-config prints reads back to the same scenario, and runs of it have the same id") {
   const fs::path dir = make_case("print-config");
   REQUIRE(run_in(dir, "run s.yaml --set scheduler=easy-backfill --print-config") == 0);
   const std::string printed = slurp(dir / "stdout.txt");
