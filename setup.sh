@@ -44,11 +44,16 @@ packages=(
   clang-format                   # formatting, checked in CI
   libboost-mpi-dev libopenmpi-dev openmpi-bin  # sweeps across the ranks of an MPI job (Boost.MPI, Open MPI)
   libjs-vega                     # the charts of `acmesim report`, inlined into its page (no network)
-  chromium                       # renders the report's pages headless in the tests
   pybind11-dev python3-dev       # the Python module (python/, `import acmesim`)
   python3-numpy python3-pandas   # ... its DataFrames
-  python3-pytest                 # ... its tests; docs/notebook_example.py also wants python3-matplotlib, untested
 )
+if [ "$test" = 1 ]; then
+  packages+=(
+    chromium                     # renders the report's pages headless in the tests
+    python3-pytest               # the Python module's tests
+    python3-matplotlib           # docs/notebook_example.py, run by those tests
+  )
+fi
 if [ "$fuzz" = 1 ]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer and the sanitizers for clang 14 (tests/fuzz/)
 fi
