@@ -3,7 +3,7 @@
 # configures and builds. Every dependency is a Debian package (docs/design.md says why each).
 #
 #   ./setup.sh               install what is missing, build build/acmesim (Release)
-#   ./setup.sh --test        ... then run the whole test suite with CTest
+#   ./setup.sh --test        ... then run the whole test suite with CTest (also installs chromium, pytest, matplotlib)
 #   ./setup.sh --sanitize    build in build-asan/ with AddressSanitizer + UBSan instead
 #   ./setup.sh --no-install  skip the package check (offline machines that already have them)
 #   ./setup.sh --with-fuzz   also install clang and libFuzzer (scripts/fuzz.sh uses them)
