@@ -81,6 +81,11 @@ static_assert(
     }(),
     "kAcmeColumns lists every column at its AcmeColumn index");
 
+/// The Kalos schema sets `fail_time` on jobs that ended failed (FAILED, TIMEOUT, NODE_FAIL) and
+/// `stop_time` on cancelled ones, both at the end [AcmeTrace README]; every writer follows it.
+inline bool has_fail_time(FinalState state) { return state != FinalState::Completed && state != FinalState::Cancelled; }
+inline bool has_stop_time(FinalState state) { return state == FinalState::Cancelled; }
+
 /// `sep`-joined columns of `schema` for which `keep` holds, in file order.
 template <class Keep>
 std::string acme_column_list(TraceSchema schema, char sep, Keep keep) {

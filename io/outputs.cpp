@@ -51,7 +51,6 @@ constexpr std::string_view kExtrasHeader =
 void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, const JobStatus& s, bool extras,
                     TimestampWriter& stamps) {
   const JobRecord r = job_record(spec, s);
-  const bool failed = r.state != FinalState::Completed && r.state != FinalState::Cancelled;
   append_acme_row(out, trace.schema, [&](AcmeColumn column, TextBuffer& cell) {
     if (append_request_cell(cell, column, spec, trace.user_name(spec.user))) return;
     switch (column) {
@@ -70,12 +69,11 @@ void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, co
       case kEnd:
         if (r.ran()) stamps.append(cell, r.end_ms);
         break;
-      // As AcmeTrace's Kalos rows: fail_time on failed jobs, stop_time on cancelled ones.
       case kFailTime:
-        if (r.ran() && failed) stamps.append(cell, r.end_ms);
+        if (r.ran() && has_fail_time(r.state)) stamps.append(cell, r.end_ms);
         break;
       case kStopTime:
-        if (r.ran() && r.state == FinalState::Cancelled) stamps.append(cell, r.end_ms);
+        if (r.ran() && has_stop_time(r.state)) stamps.append(cell, r.end_ms);
         break;
       case kDuration:
         if (r.ran()) cell.append_seconds(r.duration_ms);

@@ -36,8 +36,6 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
     const SimTime end = start + job.runtime;
     const std::int64_t duration = job.runtime.count() / 1000;
     const std::int64_t queue = (start - job.submitted).count() / 1000;
-    // fail_time is set on failed jobs, stop_time on cancelled ones (the README rows [AcmeTrace README]).
-    const bool failed = job.recorded_state != FinalState::Completed && job.recorded_state != FinalState::Cancelled;
     const auto time = [&](TextBuffer& cell, SimTime t) { writer.append(cell, t.time_since_epoch().count()); };
     append_acme_row(buffer, schema, [&](AcmeColumn column, TextBuffer& cell) {
       const auto number = [&](std::int64_t value) { cell.append_integer(value); };
@@ -59,10 +57,10 @@ void write_acme_trace(const std::string& path, const Trace& trace, TraceSchema s
           time(cell, end);
           break;
         case kFailTime:
-          if (failed) time(cell, end);
+          if (has_fail_time(job.recorded_state)) time(cell, end);
           break;
         case kStopTime:
-          if (job.recorded_state == FinalState::Cancelled) time(cell, end);
+          if (has_stop_time(job.recorded_state)) time(cell, end);
           break;
         case kDuration:
           number(duration);

@@ -309,10 +309,8 @@ class TraceColumns {
     const double none = kMissing;
     start_[i] = r.ran() ? seconds_of(r.start_ms) : none;
     end_[i] = r.ran() ? seconds_of(r.end_ms) : none;
-    // As AcmeTrace's Kalos rows (and jobs.csv): fail_time on failed jobs, stop_time on cancelled ones.
-    const bool failed = r.state != FinalState::Completed && r.state != FinalState::Cancelled;
-    if (fail_ != nullptr) fail_[i] = failed ? end_[i] : none;
-    if (stop_ != nullptr) stop_[i] = r.state == FinalState::Cancelled ? end_[i] : none;
+    if (fail_ != nullptr) fail_[i] = has_fail_time(r.state) ? end_[i] : none;
+    if (stop_ != nullptr) stop_[i] = has_stop_time(r.state) ? end_[i] : none;
     duration_[i] = r.ran() ? seconds_of(r.duration_ms) : none;
     queue_[i] = r.ran() ? seconds_of(r.queue_ms) : none;
     gpu_time_[i] = r.ran() ? seconds_of(r.gpu_time_ms) : none;
