@@ -40,6 +40,7 @@ packages=(
   libssl-dev                     # SHA-256 of traces and resolved scenarios (provenance)
   libcli11-dev                   # the command line
   libspdlog-dev                  # logging: levels, one logger for every command
+  libjemalloc-dev                # the executables' allocator, with transparent huge pages (docs/design.md)
   libbenchmark-dev               # micro-benchmarks (bench/)
   clang-format                   # formatting, checked in CI
   libboost-mpi-dev libopenmpi-dev openmpi-bin  # sweeps across the ranks of an MPI job (Boost.MPI, Open MPI)
