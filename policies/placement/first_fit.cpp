@@ -22,7 +22,7 @@ class FirstFit final : public Placement {
     const int most = cluster.spec().gpus_per_node;
     if (gpus > most || static_cast<int>(cluster.gpu_nodes_with_at_least(gpus)) < d.nodes) return std::nullopt;
     // One cursor per bucket of idle GPUs that fits; repeatedly take the lowest id among them.
-    using It = std::set<NodeId>::const_iterator;
+    using It = NodeSet::const_iterator;
     std::vector<std::pair<It, It>> cursors;
     for (int idle = gpus; idle <= most; ++idle) {
       const auto& bucket = cluster.gpu_nodes_with_idle(idle);

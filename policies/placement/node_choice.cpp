@@ -18,33 +18,34 @@ Allocation build_allocation(const Cluster& cluster, const Demand& d, const std::
 
 namespace {
 
-/// An iterator pair rather than a std::ranges::subrange: clang 14 (the fuzzing build) cannot
-/// instantiate libstdc++ 12's subrange of set iterators.
-template <class Iterator>
-void take_from(const Cluster& cluster, Iterator first, Iterator last, const Demand& d, int gpus, int cpus,
-               std::vector<NodeId>& chosen) {
-  for (; first != last; ++first) {
-    const auto& entry = *first;
-    if (static_cast<int>(chosen.size()) == d.nodes) return;
-    const NodeId id = entry.second;
-    if (cluster.has_room(id, gpus, cpus, d.mem_gib_per_node)) chosen.push_back(id);
-  }
-}
-
 std::optional<Allocation> place_cpu_only(const Cluster& cluster, const Demand& d, NodeOrder order) {
   if (!cluster.cpus_modelled()) return Allocation{};
   const int cpus = d.cpus_per_node_max();
+  const int most = cluster.spec().cpus_per_node;
+  if (cpus > most) return std::nullopt;
   std::vector<NodeId> chosen;
+  const auto full = [&] { return static_cast<int>(chosen.size()) == d.nodes; };
   // CPU-only nodes first, so CPU jobs do not fragment GPU nodes when the cluster has CPU nodes.
+  // Fullest first: by (idle CPUs, id) upwards from the fewest that fit; emptiest first: by
+  // (idle CPUs, id) downwards. Every node of a bucket with room for the CPUs fits unless its
+  // memory is short, which has_room checks.
   for (NodeKind kind : {NodeKind::CpuOnly, NodeKind::Gpu}) {
-    const Cluster::CpuIndex& index = cluster.by_idle_cpus(kind);
-    if (order == NodeOrder::FullestFirst) {
-      const auto first = index.lower_bound({cpus, NodeId{0}});
-      take_from(cluster, first, index.end(), d, 0, cpus, chosen);
-    } else {
-      take_from(cluster, index.rbegin(), index.rend(), d, 0, cpus, chosen);
+    for (int step = 0; step <= most - cpus && !full(); ++step) {
+      const int idle = order == NodeOrder::FullestFirst ? cpus + step : most - step;
+      const NodeSet& bucket = cluster.nodes_with_idle_cpus(kind, idle);
+      if (bucket.empty()) continue;
+      if (order == NodeOrder::FullestFirst) {
+        for (auto it = bucket.begin(); it != bucket.end() && !full(); ++it) {
+          if (cluster.has_room(*it, 0, cpus, d.mem_gib_per_node)) chosen.push_back(*it);
+        }
+      } else {
+        for (std::uint32_t id = bucket.previous(NodeSet::end_id() - 1); id != NodeSet::end_id() && !full();
+             id = id == 0 ? NodeSet::end_id() : bucket.previous(id - 1)) {
+          if (cluster.has_room(NodeId{id}, 0, cpus, d.mem_gib_per_node)) chosen.push_back(NodeId{id});
+        }
+      }
     }
-    if (static_cast<int>(chosen.size()) == d.nodes) return build_allocation(cluster, d, chosen);
+    if (full()) return build_allocation(cluster, d, chosen);
   }
   return std::nullopt;
 }

@@ -2,13 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/core/error.hpp"
 
 namespace acmesim {
 
 Cluster::Cluster(const ClusterSpec& spec) : spec_{spec} {
-  by_idle_gpus_.resize(static_cast<std::size_t>(spec.gpus_per_node) + 1);
   const int total = spec.gpu_nodes + spec.cpu_nodes;
+  const NodeSet none(static_cast<std::size_t>(std::max(total, 0)));
+  by_idle_gpus_.assign(static_cast<std::size_t>(spec.gpus_per_node) + 1, none);
+  for (auto& buckets : by_idle_cpus_) buckets.assign(static_cast<std::size_t>(std::max(spec.cpus_per_node, 0)) + 1, none);
   nodes_.reserve(static_cast<std::size_t>(total));
   for (int i = 0; i < total; ++i) {
     const bool gpu = i < spec.gpu_nodes;
@@ -66,7 +70,7 @@ void Cluster::unindex(NodeId id) {
   if (!n.up) return;
   idle_gpus_up_ -= n.idle_gpus;
   if (n.has_gpus) by_idle_gpus_[static_cast<std::size_t>(n.idle_gpus)].erase(id);
-  by_idle_cpus_[n.has_gpus ? 0 : 1].erase({n.idle_cpus, id});
+  by_idle_cpus_[n.has_gpus ? 0 : 1][cpu_bucket(n)].erase(id);
 }
 
 void Cluster::index(NodeId id) {
@@ -74,7 +78,7 @@ void Cluster::index(NodeId id) {
   if (!n.up) return;
   idle_gpus_up_ += n.idle_gpus;
   if (n.has_gpus) by_idle_gpus_[static_cast<std::size_t>(n.idle_gpus)].insert(id);
-  by_idle_cpus_[n.has_gpus ? 0 : 1].insert({n.idle_cpus, id});
+  by_idle_cpus_[n.has_gpus ? 0 : 1][cpu_bucket(n)].insert(id);
 }
 
 void Cluster::take(const Allocation& where) {

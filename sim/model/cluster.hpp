@@ -4,25 +4,27 @@
 /// not change any outcome we model).
 ///
 /// Indexes, kept up to date by take/give_back/set_up, so that "where does this job fit" never
-/// scans the whole cluster:
-///   gpu_nodes_with_idle(k)   up GPU nodes with exactly k idle GPUs, lowest id first:
-///                            G+1 ordered sets, O(log n) per update
+/// scans the whole cluster. Each is an array of NodeSet buckets (node_set.hpp: bitsets in id
+/// order, no allocation after construction):
+///   gpu_nodes_with_idle(k)   up GPU nodes with exactly k idle GPUs, lowest id first: G+1
+///                            buckets, O(1) per update
 ///   gpu_nodes_with_at_least(k)  how many up GPU nodes have >= k idle GPUs: O(G)
-///   by_idle_cpus(kind)       up nodes of a kind ordered by (idle CPUs, id): O(log n) per update
+///   nodes_with_idle_cpus(kind, c)  up nodes of a kind with exactly c idle CPUs: C+1 buckets per
+///                            kind, O(1) per update
+/// A node change (take, give_back, set_up) moves the node between buckets: O(1) per node touched.
+/// Memory: (G + 1 + 2 (C + 1)) x nodes / 8 bytes (a Seren cluster: 13 KiB).
 ///
-/// Measured (bench/placement_bench.cpp, 286 x 8 GPUs): take + give_back costs about 200-280 ns per
-/// node touched, at 60 % and 95 % occupancy alike; a placement's choice adds at most ~120 ns for a
-/// one-node job.
+/// Measured (bench/placement_bench.cpp, 286 x 8 GPUs): see docs/performance.md, "Micro-benchmarks".
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/core/id.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/node_set.hpp"
 
 namespace acmesim {
 
@@ -60,8 +62,6 @@ enum class NodeKind : std::uint8_t { Gpu, CpuOnly };
 
 class Cluster {
  public:
-  using CpuIndex = std::set<std::pair<int, NodeId>>;
-
   explicit Cluster(const ClusterSpec& spec);
 
   const ClusterSpec& spec() const { return spec_; }
@@ -76,9 +76,12 @@ class Cluster {
   bool cpus_modelled() const { return spec_.cpus_per_node > 0; }
   bool memory_modelled() const { return spec_.memory_gib_per_node > 0; }
 
-  const std::set<NodeId>& gpu_nodes_with_idle(int k) const { return by_idle_gpus_[static_cast<std::size_t>(k)]; }
+  const NodeSet& gpu_nodes_with_idle(int k) const { return by_idle_gpus_[static_cast<std::size_t>(k)]; }
   std::size_t gpu_nodes_with_at_least(int k) const;
-  const CpuIndex& by_idle_cpus(NodeKind kind) const { return by_idle_cpus_[static_cast<std::size_t>(kind)]; }
+  /// Up nodes of `kind` with exactly `c` idle CPUs (c in [0, cpus_per_node]).
+  const NodeSet& nodes_with_idle_cpus(NodeKind kind, int c) const {
+    return by_idle_cpus_[static_cast<std::size_t>(kind)][static_cast<std::size_t>(c)];
+  }
 
   /// True if node `id` is up and has `gpus` idle GPUs, `cpus` idle cores and `mem_gib` free memory.
   bool has_room(NodeId id, int gpus, int cpus, int mem_gib) const;
@@ -96,11 +99,14 @@ class Cluster {
  private:
   void unindex(NodeId id);
   void index(NodeId id);
+  /// The CPU bucket of a node: its idle CPUs, or 0 when CPUs are not modelled (nothing reads
+  /// the CPU index then, and jobs' CPU counts are not checked against the nodes').
+  std::size_t cpu_bucket(const Node& n) const { return cpus_modelled() ? static_cast<std::size_t>(n.idle_cpus) : 0; }
 
   ClusterSpec spec_;
   std::vector<Node> nodes_;
-  std::vector<std::set<NodeId>> by_idle_gpus_;  // [k]: up GPU nodes with exactly k idle GPUs
-  std::array<CpuIndex, 2> by_idle_cpus_;        // per NodeKind
+  std::vector<NodeSet> by_idle_gpus_;                // [k]: up GPU nodes with exactly k idle GPUs
+  std::array<std::vector<NodeSet>, 2> by_idle_cpus_;  // [NodeKind][c]: up nodes with exactly c idle CPUs
   int allocated_gpus_ = 0;
   int allocated_cpus_ = 0;
   int idle_gpus_up_ = 0;  // kept by index()/unindex(), which bracket every change of a node

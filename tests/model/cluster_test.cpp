@@ -20,7 +20,8 @@ TEST_CASE("a new cluster has every GPU idle and every GPU node in the fully idle
   CHECK(c.allocated_gpus() == 0);
   CHECK(c.gpu_nodes_with_idle(8).size() == 4);
   CHECK(c.gpu_nodes_with_at_least(1) == 4);
-  CHECK(c.by_idle_cpus(NodeKind::CpuOnly).size() == 2);
+  CHECK(c.nodes_with_idle_cpus(NodeKind::CpuOnly, 128).ids() == std::vector<NodeId>{NodeId{4}, NodeId{5}});
+  CHECK(c.nodes_with_idle_cpus(NodeKind::Gpu, 128).size() == 4);
 }
 
 TEST_CASE("the idle index follows take and give_back") {
@@ -29,7 +30,8 @@ TEST_CASE("the idle index follows take and give_back") {
   CHECK(c.allocated_gpus() == 3);
   CHECK(c.allocated_cpus() == 48);
   CHECK(c.gpu_nodes_with_idle(8).size() == 2);
-  CHECK(c.gpu_nodes_with_idle(5) == std::set<NodeId>{NodeId{1}});
+  CHECK(c.gpu_nodes_with_idle(5).ids() == std::vector<NodeId>{NodeId{1}});
+  CHECK(c.nodes_with_idle_cpus(NodeKind::Gpu, 80).ids() == std::vector<NodeId>{NodeId{1}});
   CHECK(c.gpu_nodes_with_at_least(6) == 2);
   c.give_back(one(1, 3, 48));
   CHECK(c.allocated_gpus() == 0);
@@ -66,7 +68,7 @@ TEST_CASE("a down node is in no index and has no room; it comes back as it was")
   CHECK_FALSE(c.has_room(NodeId{1}, 1, 0, 0));
   CHECK(c.gpu_nodes_with_at_least(1) == 1);
   c.set_up(NodeId{1}, true);
-  CHECK(c.gpu_nodes_with_idle(6) == std::set<NodeId>{NodeId{1}});
+  CHECK(c.gpu_nodes_with_idle(6).ids() == std::vector<NodeId>{NodeId{1}});
 }
 
 TEST_CASE("the idle GPUs a scheduler can use leave out those of down nodes, also across take and give_back") {

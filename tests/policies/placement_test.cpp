@@ -81,6 +81,27 @@ TEST_CASE("CPU-only jobs prefer CPU-only nodes and take CPU cores only") {
   CHECK(where->front().cpus == 32);
 }
 
+TEST_CASE("CPU-only jobs go by idle CPUs: pack to the fullest node that fits, spread to the emptiest, ties by id") {
+  // Two GPU nodes and four CPU-only nodes (ids 2-5) of 64 CPUs.
+  Cluster c{ClusterSpec{2, 8, 64, 0, 4}};
+  c.take(one(2, 0, 40));  // 24 idle
+  c.take(one(3, 0, 50));  // 14 idle: too few for 16
+  c.take(one(4, 0, 40));  // 24 idle
+  // 5: 64 idle
+  const Demand sixteen{1, 0, 16, 0};
+  CHECK(nodes_of(*placement("pack")->place(c, sixteen)) == std::vector<std::uint32_t>{2});
+  CHECK(nodes_of(*placement("spread")->place(c, sixteen)) == std::vector<std::uint32_t>{5});
+  // Two nodes: pack takes both 24-idle nodes, lowest id first; spread the emptiest, then the
+  // higher id of the two with 24 idle.
+  const Demand two_nodes{2, 0, 32, 0};
+  CHECK(nodes_of(*placement("pack")->place(c, two_nodes)) == std::vector<std::uint32_t>{2, 4});
+  CHECK(nodes_of(*placement("spread")->place(c, two_nodes)) == std::vector<std::uint32_t>{5, 4});
+  // More nodes than the CPU-only ones with room: the GPU nodes come after them.
+  const Demand four_nodes{4, 0, 64, 0};
+  CHECK(nodes_of(*placement("pack")->place(c, four_nodes)) == std::vector<std::uint32_t>{2, 4, 5, 0});
+  CHECK_FALSE(placement("pack")->place(c, Demand{6, 0, 360, 0}));  // 60 a node: only 5, 0 and 1 have them
+}
+
 TEST_CASE("CPU-only jobs take nothing when the cluster does not model CPUs") {
   const Cluster c{ClusterSpec{2, 8, 0, 0, 0}};
   const auto where = placement("spread")->place(c, Demand{1, 0, 32, 0});
