@@ -1,6 +1,8 @@
 // `acmesim run`: replay a trace on a modelled cluster and write jobs.csv, timeline.csv, summary.json.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -81,9 +83,17 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
                                   static_cast<double>(p.events) / 1e6));
   };
   Simulation simulation{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
+  const double set_up = simulating.seconds();
   const RunResult result = simulation.run();
-  simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
+  // The phases inside "simulated" (docs/performance.md; bench/end_to_end.sh reads these lines).
+  log.debug("set up the simulation for {} jobs in {:.2f}s", trace.jobs.size(), set_up);
+  log.debug("event loop: {} events in {:.2f}s ({:.2f}M events/s)", result.events, result.wall_seconds,
+            static_cast<double>(result.events) / std::max(result.wall_seconds, 1e-9) / 1e6);
+  const auto summarizing = std::chrono::steady_clock::now();
   const RunSummary summary = summarize(trace.jobs, result, total_gpus);
+  log.debug("summarized {} jobs in {:.2f}s", trace.jobs.size(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
+  simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
   ProgressLine writing{log, "writing"};
   writing.update(out);
   write_outputs(out, provenance, scenario, trace, result, summary, [&](std::size_t rows) {

@@ -2,11 +2,11 @@
 /// Jobs: the immutable spec read from a trace, and the mutable status the simulation owns.
 /// Both live in vectors indexed by JobId [Design ids].
 #include <array>
-#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/id.hpp"
 #include "sim/core/time.hpp"
@@ -80,13 +80,21 @@ struct FailureRecord {
 /// (a start) first pays its restart overhead, then works until it ends or is interrupted, and
 /// an interruption keeps only the progress its cause allows (a checkpoint, say).
 struct JobStatus {
+  // The one-byte and four-byte fields first, together, so that the struct has no padding holes
+  // (192 bytes; a 1M-job run holds one per job).
   JobPhase phase = JobPhase::Pending;
-  std::uint32_t attempt = 0;       // number of starts; a JobEnded of an older attempt is stale
+  FinalState state = FinalState::Completed;
+  FailureReason end_reason = FailureReason::None;    // why it ended failed, if it did and it is known
+  FailureReason last_failure = FailureReason::None;  // cause of the restart overhead now being paid
+  std::uint16_t switch_groups = 0;                   // most leaf-switch groups one attempt spanned (0: not modelled)
+  std::uint32_t attempt = 0;                         // number of starts; a JobEnded of an older attempt is stale
+  std::uint32_t preemptions = 0;
+  std::uint32_t failures = 0;
+  std::uint32_t manual_interventions = 0;  // failures a person had to handle
+
   std::optional<SimTime> started;  // first start
   std::optional<SimTime> ended;
-  FinalState state = FinalState::Completed;
-  Duration work{};                                 // work to do, set at submission by the outcome model
-  FailureReason end_reason = FailureReason::None;  // why it ended failed, if it did and it is known
+  Duration work{};  // work to do, set at submission by the outcome model
 
   SimTime attempt_started{};    // start of the current (or last) attempt
   Duration attempt_overhead{};  // held before working in the current attempt: restart overhead + a launch on top
@@ -96,18 +104,15 @@ struct JobStatus {
   Duration done{};              // work kept from interrupted attempts
   Duration attempt_work{};      // work done by the last closed attempt (conservation check)
 
-  std::uint16_t switch_groups = 0;  // most leaf-switch groups one attempt spanned (0: not modelled)
-  std::uint32_t preemptions = 0;
-  std::uint32_t failures = 0;
-  Duration held{};                                   // time holding resources, over all attempts
-  std::int64_t held_gpu_ms = 0;                      // GPU time held over all attempts (what the cluster lent)
-  std::int64_t lost_gpu_ms = 0;                      // GPU time of work done but not kept, redone later
-  std::int64_t overhead_gpu_ms = 0;                  // GPU time spent in restart overheads
-  std::int64_t checkpoint_gpu_ms = 0;                // GPU time stalled by checkpoints (sync save or async copy)
-  Duration recovery_wait{};                          // time spent out of the queue recovering from failures
-  std::uint32_t manual_interventions = 0;            // failures a person had to handle
-  FailureReason last_failure = FailureReason::None;  // cause of the restart overhead now being paid
-  boost::container::small_vector<FailureRecord, 1> failure_log;  // in order; the last may be the end
+  Duration held{};                     // time holding resources, over all attempts
+  std::int64_t held_gpu_ms = 0;        // GPU time held over all attempts (what the cluster lent)
+  std::int64_t lost_gpu_ms = 0;        // GPU time of work done but not kept, redone later
+  std::int64_t overhead_gpu_ms = 0;    // GPU time spent in restart overheads
+  std::int64_t checkpoint_gpu_ms = 0;  // GPU time stalled by checkpoints (sync save or async copy)
+  Duration recovery_wait{};            // time spent out of the queue recovering from failures
+  /// In order; the last may be the end. Empty for most jobs, so a plain vector (24 bytes, memory
+  /// only when a job fails) rather than room for one record in every job.
+  std::vector<FailureRecord> failure_log;
 
   /// Work that counts as training done (ETTR): all of it, except that a job a node failure ended
   /// (NODE_FAIL) lost its last attempt and keeps only what it checkpointed before.

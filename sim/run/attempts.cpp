@@ -24,14 +24,13 @@ void Attempts::open(JobStatus& status, SimTime now, Duration launch, bool launch
 }
 
 SimTime Attempts::end_of(JobId id, const JobStatus& status, Duration work) const {
-  return status.attempt_started + status.attempt_overhead +
-         checkpoint_wall_time(plans_[id.value()], status.done, work, work);
+  return status.attempt_started + status.attempt_overhead + checkpoint_wall_time(plan(id), status.done, work, work);
 }
 
 AttemptSplit Attempts::split(JobId id, const JobStatus& status, SimTime now) const {
   const Duration held = now - status.attempt_started;
   const Duration overhead = std::min(held, status.attempt_overhead);  // cut short if interrupted during it
-  return split_attempt(plans_[id.value()], status.done, status.work, held - overhead);
+  return split_attempt(plan(id), status.done, status.work, held - overhead);
 }
 
 ClosedAttempt Attempts::close(JobId id, JobStatus& status, int gpus_of_job, SimTime now) const {

@@ -24,10 +24,16 @@ struct ClosedAttempt {
 
 class Attempts {
  public:
-  explicit Attempts(std::size_t jobs) : plans_(jobs) {}
+  explicit Attempts(std::size_t jobs) : plans_(1), plan_of_(jobs, 0) {}
 
-  void add_job() { plans_.emplace_back(); }
-  void set_plan(JobId id, const CheckpointPlan& plan) { plans_[id.value()] = plan; }
+  void add_job() { plan_of_.push_back(0); }
+  /// The job is covered by recovery (restarted after a failure), with this checkpoint plan.
+  void set_plan(JobId id, const CheckpointPlan& plan) {
+    plan_of_[id.value()] = static_cast<std::uint32_t>(plans_.size());
+    plans_.push_back(plan);
+  }
+  /// Whether set_plan() was called for the job.
+  bool covered(JobId id) const { return plan_of_[id.value()] != 0; }
 
   /// Opens an attempt of `status` now: it pays the overhead its last interruption left, and
   /// `launch` (the cluster's launch latency) before any work, unless `launch_in_duration` and
@@ -52,7 +58,12 @@ class Attempts {
   static void check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms);
 
  private:
-  std::vector<CheckpointPlan> plans_;  // by JobId; set at submission for jobs recovery covers
+  const CheckpointPlan& plan(JobId id) const { return plans_[plan_of_[id.value()]]; }
+
+  /// The plans of covered jobs only (most jobs are not: 4 bytes each here instead of a plan);
+  /// plans_[0] is the empty plan of every job recovery does not cover.
+  std::vector<CheckpointPlan> plans_;
+  std::vector<std::uint32_t> plan_of_;  // by JobId: index into plans_, 0 if not covered
 };
 
 }  // namespace acmesim

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
+#include <functional>
 
 #include "sim/core/error.hpp"
 
@@ -58,9 +59,8 @@ class Simulation::Hooks final : public HookContext {
   JobId spawn(JobSpec spec) override {
     spec.submitted = now();
     const JobId id = sim_.jobs_.add(std::move(spec));
-    sim_.allocations_.emplace_back();
+    sim_.slot_of_.push_back(0);
     sim_.attempts_.add_job();
-    sim_.covered_.push_back(0);
     sim_.engine_.schedule(now(), JobSubmitted{id});
     return id;
   }
@@ -83,8 +83,7 @@ Simulation::Simulation(const ClusterSpec& cluster, const std::vector<JobSpec>& j
       recorder_{cluster},
       policies_{std::move(policies)},
       options_{std::move(options)},
-      allocations_(jobs.size()),
-      covered_(jobs.size(), 0),
+      slot_of_(jobs.size(), 0),
       jobs_on_node_(cluster_.node_count()),
       launch_rng_{options_.seed, "cluster/launch"},
       admission_rng_{options_.seed, "cluster/admission"} {
@@ -179,7 +178,6 @@ void Simulation::on(const JobSubmitted& e) {
   status.state = outcome.state;
   status.end_reason = outcome.reason;
   if (policies_.recovery->covers(spec)) {
-    covered_[index] = 1;
     attempts_.set_plan(e.job, policies_.recovery->checkpointing(spec));
   }
   if (!options_.admission.cdf.empty()) {
@@ -234,12 +232,15 @@ ClosedAttempt Simulation::close_attempt(JobId id) {
   JobStatus& status = jobs_.status(id);
   recorder_.lend(cluster_, engine_.now());
   running_jobs_.erase(RunningJob{advertised_end(id), id});
-  cluster_.give_back(allocations_[id.value()]);
-  for (const Slice& slice : allocations_[id.value()]) {
+  const std::uint32_t slot = slot_of_[id.value()];
+  Allocation& where = allocations_[slot];
+  cluster_.give_back(where);
+  for (const Slice& slice : where) {
     auto& on_node = jobs_on_node_[slice.node.value()];
     on_node.erase(std::remove(on_node.begin(), on_node.end(), id), on_node.end());
   }
-  allocations_[id.value()].clear();
+  where.clear();
+  free_slots_.push_back(slot);
   request_pass(engine_.now());
   const ClosedAttempt closed = attempts_.close(id, status, jobs_.spec(id).demand.gpus, engine_.now());
   if (status.last_failure != FailureReason::None) {
@@ -278,7 +279,11 @@ void Simulation::interrupt(JobId id, const Interruption& how) {
 }
 
 void Simulation::on(const SchedulingDue&) {
-  pending_passes_.erase(engine_.now());
+  // Every pending pass is at or after now, so this one is the last (earliest) entry.
+  if (pending_passes_.empty() || pending_passes_.back() != engine_.now()) {
+    throw SimulationError("a scheduling pass ran that was not requested");
+  }
+  pending_passes_.pop_back();
   Pass pass{*this};
   policies_.scheduler->select(pass);
 }
@@ -294,7 +299,12 @@ void Simulation::on(const SampleDue&) {
 }
 
 void Simulation::request_pass(SimTime at) {
-  if (pending_passes_.insert(at).second) engine_.schedule(at, SchedulingDue{});
+  // One pass per instant however many events ask for it. Most ask for now, the earliest time,
+  // which goes at the back.
+  const auto place = std::lower_bound(pending_passes_.begin(), pending_passes_.end(), at, std::greater<>{});
+  if (place != pending_passes_.end() && *place == at) return;
+  pending_passes_.insert(place, at);
+  engine_.schedule(at, SchedulingDue{});
 }
 
 void Simulation::start(JobId id, const Allocation& where) {
@@ -319,7 +329,16 @@ void Simulation::start(JobId id, const Allocation& where) {
   }
   recorder_.lend(cluster_, engine_.now());
   cluster_.take(where);
-  allocations_[id.value()] = where;
+  std::uint32_t slot = 0;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(allocations_.size());
+    allocations_.push_back(where);
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    allocations_[slot] = where;
+  }
+  slot_of_[id.value()] = slot;
   jobs_.set_phase(id, JobPhase::Running);
   Attempts::open(status, engine_.now(), draw_launch(), options_.launch.in_duration);
   for (const Slice& slice : where) {
@@ -366,7 +385,7 @@ void Simulation::on(const NodeFailed& e) {
     const Duration day = seconds(86400);
     const Duration time_of_day{((options_.local_clock_offset + engine_.now().time_since_epoch()) % day + day) % day};
     for (const JobId id : victims) {
-      if (covered_[id.value()]) {
+      if (attempts_.covered(id)) {
         const RecoveryPlan plan = policies_.recovery->recover(jobs_.spec(id), FailureContext{reason, time_of_day});
         if (plan.requeue_after < Duration{0} || plan.restart_overhead < Duration{0}) {
           throw SimulationError("a recovery policy returned a negative delay");

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <set>
 #include <vector>
 
 #include "sim/core/rng.hpp"
@@ -131,12 +130,19 @@ class Simulation {
   Policies policies_;
   SimulationOptions options_;
   SimEngine engine_;
-  std::vector<Allocation> allocations_;  // by JobId, while running
-  std::vector<char> covered_;            // by JobId: the recovery policy restarts it
+  /// The allocations of running jobs, one slot each, reused after the job stops: memory for the
+  /// jobs running at once (at most a few thousand), not for every job. O(1) per start and stop.
+  std::vector<Allocation> allocations_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::uint32_t> slot_of_;  // by JobId: its slot in allocations_ while it runs
   /// Node -> jobs holding GPUs on it, in start order: what a node failure kills. A node holds at
   /// most G jobs, so updates and lookups are O(jobs on the node).
   std::vector<boost::container::small_vector<JobId, 2>> jobs_on_node_;
-  std::set<SimTime> pending_passes_;
+  /// Times of the scheduling passes the engine holds, latest first: a request for now (most of
+  /// them) is O(log k) and the pass pops the back, O(1); a wake-up later than now inserts in
+  /// O(k), k = passes pending (a few: now plus the schedulers' wake-ups). Replaces a
+  /// std::set<SimTime>, which allocated a node per pass.
+  std::vector<SimTime> pending_passes_;
   RunningJobs running_jobs_;  // SchedulingPass::running(); O(log n) per start and end
   std::string outcome_note_;
   std::chrono::steady_clock::time_point last_progress_{};
