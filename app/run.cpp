@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,18 +90,25 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
   log.debug("set up the simulation for {} jobs in {:.2f}s", trace.jobs.size(), set_up);
   log.debug("event loop: {} events in {:.2f}s ({:.2f}M events/s)", result.events, result.wall_seconds,
             static_cast<double>(result.events) / std::max(result.wall_seconds, 1e-9) / 1e6);
-  const auto summarizing = std::chrono::steady_clock::now();
-  const RunSummary summary = summarize(trace.jobs, result, total_gpus);
-  log.debug("summarized {} jobs in {:.2f}s", trace.jobs.size(),
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
   simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
   ProgressLine writing{log, "writing"};
   writing.update(out);
-  write_outputs(out, provenance, scenario, trace, result, summary, [&](std::size_t rows) {
-    writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
-                               100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
-                               trace.jobs.size()));
+  prepare_outputs(out);
+  // jobs.csv and timeline.csv do not need the summaries: a second thread writes them while this
+  // one computes the summaries; summary.json, the marker of a complete run, comes after both.
+  auto run_files = std::async(std::launch::async, [&] {
+    write_run_files(out, scenario, trace, result, [&](std::size_t rows) {
+      writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
+                                 100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
+                                 trace.jobs.size()));
+    });
   });
+  const auto summarizing = std::chrono::steady_clock::now();
+  const RunSummary summary = summarize(trace.jobs, result, total_gpus);
+  log.debug("summarized {} jobs in {:.2f}s (while jobs.csv and timeline.csv were written)", trace.jobs.size(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
+  run_files.get();
+  write_summary_file(out, provenance, scenario, trace, result, summary);
   writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));
   if (!args.quiet) fmt::print("{}", summary_table(scenario, trace, result, summary));
   if (result.timeline_truncated) {

@@ -513,29 +513,42 @@ std::string recorded_scenario_id(const std::string& dir) {
   return j["provenance"]["scenario_id"].get<std::string>();
 }
 
-void write_outputs(const std::string& dir, const Provenance& provenance, const Scenario& scenario, const Trace& trace,
-                   const RunResult& result, const RunSummary& summary,
-                   const std::function<void(std::size_t rows)>& on_jobs_written, RunOutputs which) {
+void prepare_outputs(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
-  const fs::path base{dir};
   // summary.json is the marker of a complete run: the previous run's is removed before anything
   // else is replaced and the new one is written last, so a run killed in between leaves a folder
   // without a summary.json, never one whose summary describes other files.
-  fs::remove(base / "summary.json", ec);
+  fs::remove(fs::path{dir} / "summary.json", ec);
   if (ec) throw InputError(fmt::format("{}: cannot remove the previous summary.json ({})", dir, ec.message()));
+}
+
+void write_run_files(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                     const std::function<void(std::size_t rows)>& on_jobs_written, RunOutputs which) {
+  const std::filesystem::path base{dir};
   if (which.jobs) {
     write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras, on_jobs_written);
   }
   if (which.timeline) {
     write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   }
-  if (!which.summary) return;
-  OutputFile json{(base / "summary.json").string()};
+}
+
+void write_summary_file(const std::string& dir, const Provenance& provenance, const Scenario& scenario,
+                        const Trace& trace, const RunResult& result, const RunSummary& summary) {
+  OutputFile json{(std::filesystem::path{dir} / "summary.json").string()};
   json.write(summary_json(provenance, scenario, trace, result, summary));
   json.close();
+}
+
+void write_outputs(const std::string& dir, const Provenance& provenance, const Scenario& scenario, const Trace& trace,
+                   const RunResult& result, const RunSummary& summary,
+                   const std::function<void(std::size_t rows)>& on_jobs_written, RunOutputs which) {
+  prepare_outputs(dir);
+  write_run_files(dir, scenario, trace, result, on_jobs_written, which);
+  if (which.summary) write_summary_file(dir, provenance, scenario, trace, result, summary);
 }
 
 std::string summary_table(const Scenario& scenario, const Trace& trace, const RunResult& result,

@@ -64,6 +64,17 @@ struct RunOutputs {
 std::string summary_json(const Provenance& provenance, const Scenario& scenario, const Trace& trace,
                          const RunResult& result, const RunSummary& summary);
 
+/// The steps of write_outputs, in their order, for a caller that overlaps them with other work
+/// (`run` computes the summaries while another thread writes jobs.csv and timeline.csv):
+/// prepare_outputs creates `dir` and removes its summary.json, the marker of a complete run;
+/// write_run_files writes jobs.csv and timeline.csv (as `which` says); write_summary_file
+/// writes summary.json, which must come last.
+void prepare_outputs(const std::string& dir);
+void write_run_files(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
+                     const std::function<void(std::size_t rows)>& on_jobs_written = {}, RunOutputs which = {});
+void write_summary_file(const std::string& dir, const Provenance& provenance, const Scenario& scenario,
+                        const Trace& trace, const RunResult& result, const RunSummary& summary);
+
 /// Writes the files `which` names into `dir` (created if missing).
 /// `on_jobs_written`, if set, is called with the jobs.csv rows written so far about every 1 MiB.
 void write_outputs(const std::string& dir, const Provenance& provenance, const Scenario& scenario, const Trace& trace,
