@@ -83,11 +83,14 @@ measure() {
       /^read [0-9]+ jobs/ { jobs = $2; read = $(NF) }
       /set up the simulation/ { setup = $(NF) }
       /event loop:/ { for (i = 1; i < NF; i++) { if ($i == "loop:") events = $(i + 1); if ($i == "in") loop = $(i + 1) } }
-      /summarized/ { summ = $(NF) }
+      /summarized/ { for (i = 1; i < NF; i++) if ($i == "in") summ = $(i + 1) }
       /^wrote .* in / { write = $(NF) }
       END { split(time, t, " "); gsub("s", "", read); gsub("s", "", setup); gsub("s", "", loop); gsub("s", "", summ);
             gsub("s", "", write);
-            print t[2], t[3] / 1024, read, setup, loop, summ, write, jobs / t[2], events / loop / 1e6, jobs, events }' \
+            # A phase an older acmesim does not report reads as "nan", so the columns stay aligned.
+            if (setup == "") setup = "nan"; if (loop == "") loop = "nan"; if (summ == "") summ = "nan";
+            if (events == "") events = 0;
+            print t[2], t[3] / 1024, read, setup, loop, summ, write, jobs / t[2], (loop == "nan" ? "nan" : events / loop / 1e6), jobs, events }' \
       "$log" >> "$rows"
   done
   local cols=() k
