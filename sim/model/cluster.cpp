@@ -12,7 +12,8 @@ Cluster::Cluster(const ClusterSpec& spec) : spec_{spec} {
   const int total = spec.gpu_nodes + spec.cpu_nodes;
   const NodeSet none(static_cast<std::size_t>(std::max(total, 0)));
   by_idle_gpus_.assign(static_cast<std::size_t>(spec.gpus_per_node) + 1, none);
-  for (auto& buckets : by_idle_cpus_) buckets.assign(static_cast<std::size_t>(std::max(spec.cpus_per_node, 0)) + 1, none);
+  for (auto& buckets : by_idle_cpus_)
+    buckets.assign(static_cast<std::size_t>(std::max(spec.cpus_per_node, 0)) + 1, none);
   nodes_.reserve(static_cast<std::size_t>(total));
   for (int i = 0; i < total; ++i) {
     const bool gpu = i < spec.gpu_nodes;

@@ -12,7 +12,8 @@
 ///   nodes_with_idle_cpus(kind, c)  up nodes of a kind with exactly c idle CPUs: C+1 buckets per
 ///                            kind, O(1) per update
 /// A node change (take, give_back, set_up) moves the node between buckets: O(1) per node touched.
-/// Memory: (G + 1 + 2 (C + 1)) x nodes / 8 bytes (a Seren cluster: 13 KiB).
+/// Memory: G + 1 + 2 (C + 1) buckets of nodes / 8 bytes each (a Seren cluster: about 30 KiB;
+/// a million nodes of 8 GPUs and 128 CPUs: 33 MiB).
 ///
 /// Measured (bench/placement_bench.cpp, 286 x 8 GPUs): take + give_back 14-18 ns for a one-node
 /// job, 86-93 ns for eight nodes, at 60 % and 95 % occupancy (docs/performance.md).
@@ -106,7 +107,7 @@ class Cluster {
 
   ClusterSpec spec_;
   std::vector<Node> nodes_;
-  std::vector<NodeSet> by_idle_gpus_;                // [k]: up GPU nodes with exactly k idle GPUs
+  std::vector<NodeSet> by_idle_gpus_;                 // [k]: up GPU nodes with exactly k idle GPUs
   std::array<std::vector<NodeSet>, 2> by_idle_cpus_;  // [NodeKind][c]: up nodes with exactly c idle CPUs
   int allocated_gpus_ = 0;
   int allocated_cpus_ = 0;
