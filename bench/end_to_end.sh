@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     --repeats) repeats="$2"; shift 2 ;;
     --cases) cases="$2"; shift 2 ;;
     --schedulers) schedulers="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "end_to_end.sh: unknown argument '$1' (see bench/end_to_end.sh --help)" >&2; exit 2 ;;
   esac
 done
