@@ -45,12 +45,17 @@ for c in ("seren", "kalos"):
     print(f"\n## {c}: seeds 1-{n}, every figure with a target")
     print("\n| target | figures | met in every seed | met in some seeds | never met | worst miss (figure: paper; mean [min-max]) |")
     print("|---|---:|---:|---:|---:|---|")
-    rows = []
+    figures = []  # (metric, paper, values per seed, seeds met, target, worst error)
     for m in targeted:
         values = [number(r[m]["value"]) for r in runs if m in r]
         met = sum(1 for r in runs if m in r and r[m]["met"] == "yes")
-        rel = [abs(number(r[m]["rel_error"]) or 0) if number(r[m]["rel_error"]) is not None else abs(number(r[m]["diff"]) or 0) for r in runs if m in r]
-        rows.append((m, runs[0][m]["reference"], values, met, runs[0][m]["target"], max(rel)))
+        errors = []  # relative error, or the difference for figures without one
+        for r in runs:
+            if m in r:
+                rel = number(r[m]["rel_error"])
+                errors.append(abs(rel) if rel is not None else abs(number(r[m]["diff"]) or 0))
+        figures.append((m, runs[0][m]["reference"], values, met, runs[0][m]["target"], max(errors)))
+    rows = list(figures)  # what no group has taken yet
     for title, pattern in groups:
         mine = [row for row in rows if re.search(pattern, row[0])]
         rows = [row for row in rows if not re.search(pattern, row[0])]
@@ -68,8 +73,7 @@ for c in ("seren", "kalos"):
     print(f"\n### {c}: figure by figure (paper; mean [min-max]; seeds met)\n")
     print("| figure | target | paper | generated | seeds met |")
     print("|---|---|---:|---:|---:|")
-    for m in targeted:
-        vals = [number(r[m]["value"]) for r in runs if m in r and number(r[m]["value"]) is not None]
-        met = sum(1 for r in runs if m in r and r[m]["met"] == "yes")
-        print(f"| {m} | {runs[0][m]['target']} | {runs[0][m]['reference']} | {st.mean(vals):.4g} [{min(vals):.4g}-{max(vals):.4g}] | {met}/{n} |")
+    for m, ref, values, met, target, _ in figures:
+        vals = [v for v in values if v is not None]
+        print(f"| {m} | {target} | {ref} | {st.mean(vals):.4g} [{min(vals):.4g}-{max(vals):.4g}] | {met}/{n} |")
 PY
