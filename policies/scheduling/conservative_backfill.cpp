@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <set>
 #include <utility>
 #include <vector>
@@ -40,7 +42,10 @@ class ConservativeBackfill final : public Scheduler {
                                  "queued jobs examined per pass (Slurm's bf_max_job_test)")},
         // false: plan from scratch at every pass (slow; the reference the kept plan is tested
         // against).
-        keep_plan_{args.flag("keep_plan", true, "keep the plan while the cluster does what it predicted")} {}
+        keep_plan_{args.flag("keep_plan", true, "keep the plan while the cluster does what it predicted")},
+        // false: every search starts at the plan's first step (the reference the hints are
+        // tested against).
+        slot_hints_{args.flag("slot_hints", true, "start each slot search past the slots already found too short")} {}
 
   void enqueue(const JobSpec& job) override {
     const Key key{job.submitted, job.id};
@@ -76,6 +81,12 @@ class ConservativeBackfill final : public Scheduler {
 
  private:
   using Key = std::pair<SimTime, JobId>;
+  /// A step of the profile: `free_gpus` from `at` to the next step's `at`. Trivially
+  /// copyable, so that inserting one moves the steps after it with one memmove.
+  struct Step {
+    SimTime at;
+    int free_gpus;
+  };
   /// A queued job of the window and what the plan decided for it.
   struct Planned {
     Key key;
@@ -99,9 +110,9 @@ class ConservativeBackfill final : public Scheduler {
     // Any other job that left ended early or was interrupted.
     if (pass.running().size() + ended != running_after_) return false;
     std::size_t first = 0;
-    while (first + 1 < profile_.size() && profile_[first + 1].first <= now) ++first;
+    while (first + 1 < profile_.size() && profile_[first + 1].at <= now) ++first;
     profile_.erase(profile_.begin(), profile_.begin() + static_cast<std::ptrdiff_t>(first));
-    profile_.front().first = now;
+    profile_.front().at = now;
     // Idle GPUs are the profile's free ones plus those reserved for now (not yet taken); a
     // node that failed or came back breaks this.
     int reserved_now = 0;
@@ -113,7 +124,7 @@ class ConservativeBackfill final : public Scheduler {
       if (p.start < now) return false;  // a reservation that did not start when due
       if (p.start == now) reserved_now += p.gpus;
     }
-    return pass.cluster().idle_gpus() == profile_.front().second + reserved_now;
+    return pass.cluster().idle_gpus() == profile_.front().free_gpus + reserved_now;
   }
 
   /// True if the kept plan has `job` start now (or it needs no GPUs).
@@ -160,6 +171,7 @@ class ConservativeBackfill final : public Scheduler {
   /// Plans (and starts where the plan says now) up to `budget` queued jobs from `from`.
   void plan(SchedulingPass& pass, std::set<Key>::iterator from, int budget) {
     FitMemo memo;
+    ++hint_stamp_;  // the hints of an earlier plan() may be wrong: its profile was trimmed or rebuilt
     int tested = 0;
     for (auto it = from; it != queue_.end() && tested < budget; ++tested) {
       const JobId job = it->second;
@@ -177,7 +189,7 @@ class ConservativeBackfill final : public Scheduler {
       }
       std::size_t slot = earliest(gpus, length, 0);
       bool fragments = false;
-      if (slot < profile_.size() && profile_[slot].first == pass.now()) {
+      if (slot < profile_.size() && profile_[slot].at == pass.now()) {
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
           reserve(slot, gpus, length);
@@ -188,7 +200,7 @@ class ConservativeBackfill final : public Scheduler {
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
       if (slot < profile_.size()) {
-        planned_.push_back(Planned{*it, gpus, profile_[slot].first, fragments});
+        planned_.push_back(Planned{*it, gpus, profile_[slot].at, fragments});
         reserve(slot, gpus, length);
       } else {
         // No slot: nothing to keep for it; a plan from scratch would find none either.
@@ -215,49 +227,105 @@ class ConservativeBackfill final : public Scheduler {
       }
       const SimTime at = std::max(it->key, pass.now());
       const int freed = pass.job(it->job).demand.gpus;
-      if (profile_.back().first == at)
-        profile_.back().second += freed;
+      if (profile_.back().at == at)
+        profile_.back().free_gpus += freed;
       else
-        profile_.push_back({at, profile_.back().second + freed});
+        profile_.push_back({at, profile_.back().free_gpus + freed});
       ++it;
     }
   }
 
   /// Index of the earliest step (from `from`) where `gpus` stay free for `length`, or size().
-  std::size_t earliest(int gpus, Duration length, std::size_t from) const {
-    // One sweep: `c` is the first step of the current run of steps with enough free GPUs;
-    // the run works once it lasts `length` (the last step lasts forever).
-    std::size_t c = from;
-    for (std::size_t k = from; k < profile_.size(); ++k) {
-      if (profile_[k].second < gpus) {
+  std::size_t earliest(int gpus, Duration length, std::size_t from) {
+    // Within one plan() the answer from step 0 never moves earlier: reservations only take
+    // GPUs, and a longer job needs a longer run. So the scan starts at the slot found for
+    // the longest job of this size no longer than this one (see Staircase), skipping the
+    // runs already found too short, which in a backlog are most of the profile.
+    Staircase& known = staircase_of(gpus);
+    std::size_t begin = from;
+    if (from == 0 && slot_hints_) {
+      const SimTime after = known.lower_bound(length, hint_stamp_);
+      if (after > profile_.front().at) {
+        begin = static_cast<std::size_t>(std::ranges::lower_bound(profile_, after, {}, &Step::at) - profile_.begin());
+      }
+    }
+    const std::size_t slot = sweep(gpus, length, begin);
+    if (from == 0) known.learn(length, slot < profile_.size() ? profile_[slot].at : SimTime::max(), hint_stamp_);
+    return slot;
+  }
+
+  /// The linear search of earliest() from step `c`, which is step 0 or the first step of a
+  /// run (the step before it has too few free GPUs): `c` is the first step of the current
+  /// run of steps with enough free GPUs; the run works once it lasts `length` (the last step
+  /// lasts forever). O(steps scanned).
+  std::size_t sweep(int gpus, Duration length, std::size_t c) const {
+    for (std::size_t k = c; k < profile_.size(); ++k) {
+      if (profile_[k].free_gpus < gpus) {
         c = k + 1;
         continue;
       }
-      if (k + 1 == profile_.size() || profile_[k + 1].first >= profile_[c].first + length) return c;
+      if (k + 1 == profile_.size() || profile_[k + 1].at >= profile_[c].at + length) return c;
     }
     return profile_.size();
   }
 
-  /// Takes `gpus` from the profile over [profile_[slot].first, + length).
+  /// For one job size, the slots earliest() found in the current plan() call: (length,
+  /// slot start) pairs kept as a staircase (both strictly increasing), so the best lower
+  /// bound for a length is one binary search. A slot found is the first step of a run, and
+  /// stays one: the step before it only loses GPUs. `stamp` names the plan() call the
+  /// entries belong to (a trimmed or rebuilt profile invalidates them).
+  struct Staircase {
+    std::uint64_t stamp = 0;
+    std::vector<std::pair<Duration, SimTime>> steps;
+
+    SimTime lower_bound(Duration length, std::uint64_t current) const {
+      if (stamp != current) return SimTime::min();
+      auto it = std::ranges::upper_bound(steps, length, {}, &std::pair<Duration, SimTime>::first);
+      return it == steps.begin() ? SimTime::min() : std::prev(it)->second;
+    }
+    void learn(Duration length, SimTime slot, std::uint64_t current) {
+      if (stamp != current) {
+        steps.clear();
+        stamp = current;
+      }
+      // Entries of a longer or equal length whose slot is no later are implied by this one.
+      auto at = std::ranges::lower_bound(steps, length, {}, &std::pair<Duration, SimTime>::first);
+      if (at != steps.begin() && std::prev(at)->second >= slot) return;  // already implied
+      auto last = at;
+      while (last != steps.end() && last->second <= slot) ++last;
+      at = steps.erase(at, last);
+      steps.insert(at, {length, slot});
+    }
+  };
+  Staircase& staircase_of(int gpus) {
+    const auto index = static_cast<std::size_t>(gpus);
+    if (index >= staircases_.size()) staircases_.resize(index + 1);
+    return staircases_[index];
+  }
+
+  /// Takes `gpus` from the profile over [profile_[slot].at, + length).
   void reserve(std::size_t slot, int gpus, Duration length) {
-    const SimTime end = profile_[slot].first + length;
+    const SimTime end = profile_[slot].at + length;
     std::size_t k = slot;
-    for (; k < profile_.size() && profile_[k].first < end; ++k) profile_[k].second -= gpus;
+    for (; k < profile_.size() && profile_[k].at < end; ++k) profile_[k].free_gpus -= gpus;
     // Split the step that `end` falls in, so the GPUs come back at `end`.
-    const int after = k < profile_.size() && profile_[k].first == end ? -1 : profile_[k - 1].second + gpus;
+    const int after = k < profile_.size() && profile_[k].at == end ? -1 : profile_[k - 1].free_gpus + gpus;
     if (after >= 0) profile_.insert(profile_.begin() + static_cast<std::ptrdiff_t>(k), {end, after});
   }
 
   RuntimeEstimate estimate_;
   int max_job_test_;
   bool keep_plan_;
+  bool slot_hints_;
   std::set<Key> queue_;
   TrackedRunning<SimTime> running_;
-  std::vector<std::pair<SimTime, int>> profile_;  // the kept plan: free GPUs with the reservations
-  std::vector<Planned> planned_;                  // the window's queued jobs, in queue order
-  bool kept_ = false;                             // profile_ and planned_ describe the future
-  std::size_t running_after_ = 0;                 // running jobs when the last pass ended
-  int started_by_walk_ = 0;                       // jobs follow_plan() started in this pass
+  std::vector<Step> profile_;          // the kept plan: free GPUs with the reservations
+  std::vector<Planned> planned_;       // the window's queued jobs, in queue order
+  bool kept_ = false;                  // profile_ and planned_ describe the future
+  std::size_t running_after_ = 0;      // running jobs when the last pass ended
+  int started_by_walk_ = 0;            // jobs follow_plan() started in this pass
+  std::vector<Staircase> staircases_;  // by job size (GPUs): see earliest()
+  std::uint64_t hint_stamp_ = 0;       // the current plan() call's
 };
 
 }  // namespace
