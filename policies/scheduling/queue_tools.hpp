@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sim/policy_api/scheduler.hpp"
@@ -19,24 +20,39 @@ namespace acmesim::policies {
 /// Only valid while the cluster does not gain resources: clear() after any preemption.
 class FitMemo {
  public:
-  bool known_not_to_fit(const Demand& d) const {
-    for (const Demand& f : failed_) {
-      if (d.nodes >= f.nodes && d.gpus_per_node_max() >= f.gpus_per_node_max() &&
-          d.cpus_per_node_max() >= f.cpus_per_node_max() && d.mem_gib_per_node >= f.mem_gib_per_node &&
-          d.cpu_only() == f.cpu_only()) {
-        return true;
-      }
+  /// What the memo compares: a demand's per-node maxima, computed once (two divisions each).
+  struct Shape {
+    int nodes;
+    int gpus_per_node;
+    int cpus_per_node;
+    int mem_gib_per_node;
+    explicit Shape(const Demand& d)
+        : nodes{d.nodes},
+          gpus_per_node{d.gpus_per_node_max()},
+          cpus_per_node{d.cpus_per_node_max()},
+          mem_gib_per_node{d.mem_gib_per_node} {}
+    bool cpu_only() const { return gpus_per_node == 0; }
+    /// At least `f` in every dimension, and of the same kind (GPU or CPU-only).
+    bool covers(const Shape& f) const {
+      return nodes >= f.nodes && gpus_per_node >= f.gpus_per_node && cpus_per_node >= f.cpus_per_node &&
+             mem_gib_per_node >= f.mem_gib_per_node && cpu_only() == f.cpu_only();
     }
-    return false;
+  };
+
+  bool known_not_to_fit(const Demand& d) const { return known_not_to_fit(Shape{d}); }
+  bool known_not_to_fit(const Shape& d) const {
+    return std::ranges::any_of(failed_, [&](const Shape& f) { return d.covers(f); });
   }
-  void add(const Demand& d) {
+  void add(const Demand& d) { add(Shape{d}); }
+  void add(const Shape& d) {
     if (failed_.size() < kMax) failed_.push_back(d);
   }
   void clear() { failed_.clear(); }
 
   /// fit() unless the memo already knows the answer.
-  std::optional<Allocation> fit(SchedulingPass& pass, JobId job) {
-    const Demand& d = pass.job(job).demand;
+  std::optional<Allocation> fit(SchedulingPass& pass, JobId job) { return fit(pass, job, Shape{pass.job(job).demand}); }
+  /// The same with the job's shape at hand (a queue that keeps it saves the trace lookup).
+  std::optional<Allocation> fit(SchedulingPass& pass, JobId job, const Shape& d) {
     if (known_not_to_fit(d)) return std::nullopt;
     auto where = pass.fit(job);
     if (!where) add(d);
@@ -45,7 +61,101 @@ class FitMemo {
 
  private:
   static constexpr std::size_t kMax = 16;  // our choice: bounds the memo's own cost per check
-  std::vector<Demand> failed_;
+  std::vector<Shape> failed_;
+};
+
+/// Queued jobs in submission order, (submitted, id), each with what a look-ahead asks of it
+/// (`Info`, copied at enqueue), in one contiguous array: a look-ahead over hundreds of jobs reads
+/// memory in order instead of walking a tree and fetching every job from the trace. Cost: push
+/// O(1) amortized for a job submitted no earlier than the last (every first submission), O(q)
+/// for a requeued job that lands before it; erase O(1) (the entry is marked dead); the dead
+/// entries are dropped when they are half the array, amortized O(1) per erase, and never during
+/// a walk, so indices stay valid within a pass.
+template <class Info>
+class SubmitOrderQueue {
+ public:
+  struct Entry {
+    SimTime submitted;
+    JobId job;
+    bool live = true;
+    Info info;
+    bool before(SimTime s, JobId j) const { return submitted != s ? submitted < s : job < j; }
+    bool after(SimTime s, JobId j) const { return submitted != s ? s < submitted : j < job; }
+  };
+
+  /// Adds a job; false if it landed before the last entry (a requeue), not at the end.
+  bool push(SimTime submitted, JobId job, Info info) {
+    compact();
+    Entry entry{submitted, job, true, info};
+    const bool at_end = entries_.empty() || entries_.back().before(submitted, job);
+    if (at_end) {
+      entries_.push_back(entry);
+    } else {
+      const auto at = std::ranges::partition_point(entries_, [&](const Entry& e) { return e.before(submitted, job); });
+      first_ = std::min(first_, static_cast<std::size_t>(at - entries_.begin()));
+      entries_.insert(at, entry);
+    }
+    ++live_;
+    return at_end;
+  }
+
+  bool empty() const { return live_ == 0; }
+  std::size_t size() const { return live_; }
+  /// The first live entry; the queue must not be empty.
+  const Entry& front() const { return entries_[first_]; }
+  void pop_front() { erase(first_); }
+
+  /// Where a walk stopped: the live entries it visited and the key of the last one.
+  struct Walked {
+    int visited = 0;
+    SimTime submitted;
+    JobId job{0};
+  };
+
+  /// Visits up to `limit` live entries in order, after the first `skip` of them; `visit(entry)`
+  /// returns true to erase the entry (its job started).
+  template <class Visit>
+  Walked walk(std::size_t skip, int limit, Visit visit) {
+    return walk_from(first_, skip, limit, visit);
+  }
+  /// The same from the first entry after (submitted, job) in queue order. O(log q) to find it.
+  template <class Visit>
+  Walked walk_after(SimTime submitted, JobId job, int limit, Visit visit) {
+    const auto at = std::ranges::partition_point(entries_, [&](const Entry& e) { return !e.after(submitted, job); });
+    return walk_from(static_cast<std::size_t>(at - entries_.begin()), 0, limit, visit);
+  }
+
+ private:
+  template <class Visit>
+  Walked walk_from(std::size_t i, std::size_t skip, int limit, Visit& visit) {
+    Walked walked;
+    for (; i < entries_.size() && walked.visited < limit; ++i) {
+      if (!entries_[i].live) continue;
+      if (skip > 0) {
+        --skip;
+        continue;
+      }
+      ++walked.visited;
+      walked.submitted = entries_[i].submitted;
+      walked.job = entries_[i].job;
+      if (visit(std::as_const(entries_[i]))) erase(i);
+    }
+    return walked;
+  }
+  void erase(std::size_t i) {
+    entries_[i].live = false;
+    --live_;
+    while (first_ < entries_.size() && !entries_[first_].live) ++first_;
+  }
+  void compact() {
+    if (entries_.size() - live_ <= live_ + 64) return;
+    std::erase_if(entries_, [](const Entry& e) { return !e.live; });
+    first_ = 0;
+  }
+
+  std::vector<Entry> entries_;
+  std::size_t first_ = 0;  // no live entry before it
+  std::size_t live_ = 0;
 };
 
 /// Starts an ordered queue's jobs from the front while the first fits: the first that does
