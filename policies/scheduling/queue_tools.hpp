@@ -68,9 +68,12 @@ class FitMemo {
 /// (`Info`, copied at enqueue), in one contiguous array: a look-ahead over hundreds of jobs reads
 /// memory in order instead of walking a tree and fetching every job from the trace. Cost: push
 /// O(1) amortized for a job submitted no earlier than the last (every first submission), O(q)
-/// for a requeued job that lands before it; erase O(1) (the entry is marked dead); the dead
-/// entries are dropped when they are half the array, amortized O(1) per erase, and never during
-/// a walk, so indices stay valid within a pass.
+/// for a requeued job that lands before it; erase O(1) (the entry is marked dead). A walk costs
+/// the entries it passes, dead ones included: when it passed more dead entries than half the
+/// live ones it visited, it packs the live entries of the stretch it walked to the stretch's end
+/// (O(stretch), the rest of the array does not move), so jobs started from the middle of a long
+/// queue do not slow later walks. Dead entries are dropped from the whole array when they
+/// outnumber the live ones, at a push (amortized O(1) per erase), never during a walk.
 template <class Info>
 class SubmitOrderQueue {
  public:
@@ -129,8 +132,13 @@ class SubmitOrderQueue {
   template <class Visit>
   Walked walk_from(std::size_t i, std::size_t skip, int limit, Visit& visit) {
     Walked walked;
+    const std::size_t begin = i;
+    std::size_t dead = 0;
     for (; i < entries_.size() && walked.visited < limit; ++i) {
-      if (!entries_[i].live) continue;
+      if (!entries_[i].live) {
+        ++dead;
+        continue;
+      }
       if (skip > 0) {
         --skip;
         continue;
@@ -140,7 +148,22 @@ class SubmitOrderQueue {
       walked.job = entries_[i].job;
       if (visit(std::as_const(entries_[i]))) erase(i);
     }
+    if (dead > static_cast<std::size_t>(walked.visited) / 2 + 16) pack(begin, i);
     return walked;
+  }
+  /// Moves the live entries of [begin, end) to its end, in order. What is left before them is
+  /// dead and takes the first moved entry's key, so the array stays sorted for binary searches.
+  void pack(std::size_t begin, std::size_t end) {
+    std::size_t to = end;
+    for (std::size_t i = end; i-- > begin;) {
+      if (entries_[i].live) entries_[--to] = entries_[i];
+    }
+    Entry filler = entries_[to < entries_.size() ? to : end - 1];
+    filler.live = false;
+    std::fill(entries_.begin() + static_cast<std::ptrdiff_t>(begin), entries_.begin() + static_cast<std::ptrdiff_t>(to),
+              filler);
+    if (first_ >= begin && first_ < end) first_ = to;
+    while (first_ < entries_.size() && !entries_[first_].live) ++first_;
   }
   void erase(std::size_t i) {
     entries_[i].live = false;
