@@ -22,10 +22,11 @@ class FitMemo {
  public:
   /// What the memo compares: a demand's per-node maxima, computed once (two divisions each).
   struct Shape {
-    int nodes;
-    int gpus_per_node;
-    int cpus_per_node;
-    int mem_gib_per_node;
+    int nodes = 0;
+    int gpus_per_node = 0;
+    int cpus_per_node = 0;
+    int mem_gib_per_node = 0;
+    Shape() = default;
     explicit Shape(const Demand& d)
         : nodes{d.nodes},
           gpus_per_node{d.gpus_per_node_max()},

@@ -64,9 +64,10 @@ class QuotaBook {
   }
   bool low(JobType type) const { return low_[index(type)]; }
   /// True if the in-quota `job` may start now: its type's quota has room for it.
-  bool has_room(const JobSpec& job) const {
-    const std::size_t t = index(job.type);
-    return used_[t] + job.demand.gpus <= quota_[t];
+  bool has_room(const JobSpec& job) const { return has_room(job.type, job.demand.gpus); }
+  bool has_room(JobType type, int gpus) const {
+    const std::size_t t = index(type);
+    return used_[t] + gpus <= quota_[t];
   }
   /// The in-quota `job` has just started.
   void started(const SchedulingPass& pass, JobId job) {

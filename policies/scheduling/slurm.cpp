@@ -26,41 +26,59 @@ namespace {
 /// crosses max_age, once per job.
 class PriorityQueue {
  public:
+  /// What the look-ahead asks of a queued job, kept in its entry so a walk does not fetch the
+  /// job from the trace.
+  struct Facts {
+    FitMemo::Shape shape;
+    int gpus;
+    JobType type;
+    bool in_quota;
+    Duration estimate;
+  };
   struct Entry {
     double key;  // minus the priority part that orders the group (smaller key: higher priority)
     SimTime submitted;
     JobId job;
-    double static_priority;  // QOS and size part; (key, submitted, job) already orders entries
-    auto operator<=>(const Entry&) const = default;
+    double static_priority;  // QOS and size part
+    Facts facts;
   };
-  using Set = std::set<Entry>;
+  /// (key, submitted, job) orders the entries; the rest rides along.
+  struct Before {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return std::tie(a.key, a.submitted, a.job) < std::tie(b.key, b.submitted, b.job);
+    }
+  };
+  using Set = std::set<Entry, Before>;
 
   PriorityQueue(double weight_age, Duration max_age) : weight_age_{weight_age}, max_age_{max_age} {}
 
-  void insert(JobId job, SimTime submitted, double static_priority, SimTime now) {
+  void insert(JobId job, SimTime submitted, double static_priority, const Facts& facts, SimTime now) {
     if (now - submitted >= max_age_) {
-      old_.insert({-(static_priority + weight_age_), submitted, job, static_priority});
+      old_.insert({-(static_priority + weight_age_), submitted, job, static_priority, facts});
       return;
     }
     const double key = -(static_priority - weight_age_ * age_share(submitted.time_since_epoch()));
-    young_.insert({key, submitted, job, static_priority});
-    by_submit_.insert({submitted, job, key, static_priority});
+    young_.insert({key, submitted, job, static_priority, facts});
+    by_submit_.insert({submitted, job, key});
   }
 
   /// Moves the jobs whose age reached max_age to the capped group.
   void age(SimTime now) {
     while (!by_submit_.empty() && now - std::get<SimTime>(*by_submit_.begin()) >= max_age_) {
-      const auto [submitted, job, key, static_priority] = *by_submit_.begin();
+      const auto [submitted, job, key] = *by_submit_.begin();
       by_submit_.erase(by_submit_.begin());
-      young_.erase({key, submitted, job, static_priority});
-      old_.insert({-(static_priority + weight_age_), submitted, job, static_priority});
+      const auto it = young_.find(Entry{key, submitted, job, 0.0, {}});
+      Entry moved = *it;
+      young_.erase(it);
+      moved.key = -(moved.static_priority + weight_age_);
+      old_.insert(moved);
     }
   }
 
   bool empty() const { return young_.empty() && old_.empty(); }
 
-  /// Walks the queue in priority order. `visit(job)` returns true to remove the job (it started)
-  /// and false to keep it; the walk stops after `limit` jobs or when `visit` asks (`stop`).
+  /// Walks the queue in priority order. `visit(entry)` returns true to remove the job (it
+  /// started) and false to keep it; the walk stops after `limit` jobs.
   template <class Visit>
   void walk(SimTime now, int limit, Visit visit) {
     auto y = young_.begin();
@@ -75,14 +93,14 @@ class PriorityQueue {
         take_young = py != po ? py > po : std::pair{y->submitted, y->job} < std::pair{o->submitted, o->job};
       }
       if (take_young) {
-        if (visit(y->job)) {
-          by_submit_.erase({y->submitted, y->job, y->key, y->static_priority});
+        if (visit(*y)) {
+          by_submit_.erase({y->submitted, y->job, y->key});
           y = young_.erase(y);
         } else {
           ++y;
         }
       } else {
-        if (visit(o->job)) {
+        if (visit(*o)) {
           o = old_.erase(o);
         } else {
           ++o;
@@ -92,7 +110,7 @@ class PriorityQueue {
   }
 
  private:
-  using Submit = std::tuple<SimTime, JobId, double, double>;  // (submitted, job, young key, static)
+  using Submit = std::tuple<SimTime, JobId, double>;  // (submitted, job, young key)
   double age_share(Duration since_epoch) const {
     return static_cast<double>(since_epoch.count()) / static_cast<double>(max_age_.count());
   }
@@ -161,10 +179,11 @@ class Slurm final : public Scheduler {
     // CPU partition: every job that fits, in priority order; a demand refused once is skipped.
     const bool restrict_cpu = cpu_nodes_only_ && cluster.spec().cpu_nodes > 0 && cluster.cpus_modelled();
     FitMemo cpu_memo;
-    cpu_queue_.walk(pass.now(), max_job_test_, [&](JobId job) {
-      auto where = cpu_memo.fit(pass, job);
+    cpu_queue_.walk(pass.now(), max_job_test_, [&](const PriorityQueue::Entry& e) {
+      const JobId job = e.job;
+      auto where = cpu_memo.fit(pass, job, e.facts.shape);
       if (where && restrict_cpu && on_gpu_nodes(cluster, *where)) {
-        cpu_memo.add(pass.job(job).demand);  // no CPU-only node has room for it
+        cpu_memo.add(e.facts.shape);  // no CPU-only node has room for it
         return false;
       }
       if (!where) return false;
@@ -175,34 +194,35 @@ class Slurm final : public Scheduler {
     // GPU partition: priority order until the first job that cannot start, then EASY backfill.
     std::optional<Reservation> reservation;
     FitMemo memo;
-    gpu_queue_.walk(pass.now(), max_job_test_, [&](JobId job) {
-      const JobSpec& spec = pass.job(job);
-      const bool in_quota = quota_.in_quota(spec);
-      if (in_quota && !quota_.has_room(spec)) return false;  // held by its QOS limit, reserves nothing
-      const Duration estimate = estimate_.of(spec);
-      std::optional<Allocation> where;
+    const SimTime now = pass.now();
+    gpu_queue_.walk(now, max_job_test_, [&](const PriorityQueue::Entry& e) {
+      const JobId job = e.job;
+      const PriorityQueue::Facts& f = e.facts;
+      const bool in_quota = f.in_quota;
+      if (in_quota && !quota_.has_room(f.type, f.gpus)) return false;  // held by its QOS limit, reserves nothing
+      const Duration estimate = f.estimate;
+      // Backfilling behind a reservation: most jobs are turned away here, before any fit.
+      if (reservation && (!reservation->admits(now, estimate, f.gpus) || memo.known_not_to_fit(f.shape))) return false;
+      std::optional<Allocation> where = memo.fit(pass, job, f.shape);
       if (!reservation) {
-        where = memo.fit(pass, job);
         if (!where && in_quota && preemption_) {
           where = preemptor_.make_room(pass, job, quota_.releases());
           memo.clear();  // preemption gave resources back
         }
         if (!where) {
-          reservation = reserve_gpus(pass, spec.demand.gpus, [&](auto f) { running_.for_each_live(pass, f); });
+          reservation = reserve_gpus(pass, f.gpus, [&](auto ends) { running_.for_each_live(pass, ends); });
           return false;
         }
       } else {
-        if (!reservation->admits(pass.now(), estimate, spec.demand.gpus)) return false;
-        where = memo.fit(pass, job);
         if (!where) return false;
-        reservation->took(pass.now(), estimate, spec.demand.gpus);
+        reservation->took(now, estimate, f.gpus);
       }
       pass.start(job, *where);
       running_.add(pass, estimate_.end_of(pass, job), job);
       if (in_quota)
         quota_.started(pass, job);
       else
-        preemptor_.started(pass, job, quota_.low(spec.type));
+        preemptor_.started(pass, job, quota_.low(f.type));
       return true;
     });
   }
@@ -220,7 +240,9 @@ class Slurm final : public Scheduler {
     const double size =
         static_cast<double>(job.demand.gpus) / static_cast<double>(std::max(1, pass.cluster().total_gpus()));
     const double static_priority = weight_qos_ * qos + weight_size_ * size;
-    (job.demand.cpu_only() ? cpu_queue_ : gpu_queue_).insert(job.id, job.submitted, static_priority, pass.now());
+    const PriorityQueue::Facts facts{FitMemo::Shape{job.demand}, job.demand.gpus, job.type, quota_.in_quota(job),
+                                     estimate_.of(job)};
+    (job.demand.cpu_only() ? cpu_queue_ : gpu_queue_).insert(job.id, job.submitted, static_priority, facts, pass.now());
   }
 
   Preemptor preemptor_;
