@@ -78,8 +78,10 @@ class EasyBackfill final : public Scheduler {
       ++started;
       return true;
     };
-    // The reservation must be the one the last walk ended with: a job started by the EASY rule
-    // holds its GPUs for its launch overhead too, which can move the shadow time.
+    // The reservation must be the one the last walk ended with. It is computed afresh from the
+    // running jobs' estimated ends, which the jobs started since can change: one that ends
+    // exactly at the shadow time changes which ends are counted before enough GPUs are free,
+    // and so the extra GPUs (the test's trace has tied ends for this).
     resume =
         resume && walked_.visited > 0 && reservation.shadow == reserved_.shadow && reservation.extra == reserved_.extra;
     if (!resume) {
