@@ -252,7 +252,8 @@ class ConservativeBackfill final : public Scheduler {
       }
     }
     const std::size_t slot = sweep(gpus, length, begin);
-    if (from == 0) known.learn(length, slot < profile_.size() ? profile_[slot].at : SimTime::max(), hint_stamp_);
+    if (from == 0 && slot_hints_)
+      known.learn(length, slot < profile_.size() ? profile_[slot].at : SimTime::max(), hint_stamp_);
     return slot;
   }
 

@@ -40,11 +40,9 @@ class FitMemo {
     }
   };
 
-  bool known_not_to_fit(const Demand& d) const { return known_not_to_fit(Shape{d}); }
   bool known_not_to_fit(const Shape& d) const {
     return std::ranges::any_of(failed_, [&](const Shape& f) { return d.covers(f); });
   }
-  void add(const Demand& d) { add(Shape{d}); }
   void add(const Shape& d) {
     if (failed_.size() < kMax) failed_.push_back(d);
   }
