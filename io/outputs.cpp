@@ -425,8 +425,9 @@ Json summary_tree(const Provenance& provenance, const Scenario& scenario, const 
   Json unschedulable = Json::array();
   for (std::size_t i = 0; i < result.unschedulable.size() && i < 20; ++i) {
     const JobSpec& spec = trace.jobs[result.unschedulable[i].job.value()];
-    unschedulable.push_back(
-        {{"job_id", spec.trace_id}, {"line", spec.source_line}, {"reason", result.unschedulable[i].reason}});
+    unschedulable.push_back({{"job_id", std::string_view(spec.trace_id)},
+                             {"line", spec.source_line},
+                             {"reason", result.unschedulable[i].reason}});
   }
   j["unschedulable_examples"] = unschedulable;
   Json conflicts = Json::array();
@@ -434,7 +435,7 @@ Json summary_tree(const Provenance& provenance, const Scenario& scenario, const 
     const JobSpec& spec = trace.jobs[c.job.value()];
     const JobStatus& s = result.jobs[c.job.value()];
     conflicts.push_back(
-        {{"job_id", spec.trace_id},
+        {{"job_id", std::string_view(spec.trace_id)},
          {"line", spec.source_line},
          {"wanted_start", format_timestamp(trace.epoch_unix_seconds + c.wanted.time_since_epoch().count() / 1000,
                                            trace.utc_offset_minutes)},

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 
 namespace acmesim {
@@ -39,5 +41,35 @@ constexpr double to_hours(Duration d) { return to_seconds(d) / 3600.0; }
 inline constexpr Duration kMaxSpan = seconds(std::int64_t{10} * 365 * 86400);
 
 constexpr SimTime at_ms(std::int64_t ms) { return SimTime{Duration{ms}}; }
+
+/// A time or none, in 8 bytes: `std::optional<SimTime>` takes 16 (a flag padded to 8), and every
+/// job holds three (its recorded start, its first start, its end). None is the earliest
+/// representable time, which no run reaches (every time is within kMaxSpan of the trace's epoch).
+/// The interface is the part of `std::optional`'s the code uses.
+class OptionalTime {
+ public:
+  constexpr OptionalTime() = default;
+  constexpr OptionalTime(std::nullopt_t) {}
+  constexpr OptionalTime(SimTime time) : time_(time) {}
+  constexpr OptionalTime(const std::optional<SimTime>& time) : time_(time.value_or(kNone)) {}
+
+  constexpr bool has_value() const { return time_ != kNone; }
+  constexpr explicit operator bool() const { return has_value(); }
+  /// Like std::optional's: reading an empty one is a bug of the caller (here it yields kNone).
+  constexpr const SimTime& operator*() const { return time_; }
+  constexpr const SimTime* operator->() const { return &time_; }
+  constexpr SimTime value_or(SimTime fallback) const { return has_value() ? time_ : fallback; }
+  constexpr void reset() { time_ = kNone; }
+  constexpr operator std::optional<SimTime>() const {
+    return has_value() ? std::optional<SimTime>{time_} : std::nullopt;
+  }
+
+  friend constexpr bool operator==(OptionalTime, OptionalTime) = default;
+  friend constexpr bool operator==(OptionalTime a, SimTime b) { return a.has_value() && a.time_ == b; }
+
+ private:
+  static constexpr SimTime kNone{Duration{std::numeric_limits<std::int64_t>::min()}};
+  SimTime time_ = kNone;
+};
 
 }  // namespace acmesim

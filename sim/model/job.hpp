@@ -2,6 +2,7 @@
 /// Jobs: the immutable spec read from a trace, and the mutable status the simulation owns.
 /// Both live in vectors indexed by JobId [Design ids].
 #include <array>
+#include <boost/container/string.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -47,18 +48,24 @@ struct Demand {
   int cpus_per_node_max() const { return share(cpus, nodes, 0); }
 };
 
-/// What the trace says about a job; immutable after load.
+/// A trace's own job id. Boost's string keeps up to 22 characters inline in 24 bytes, where
+/// std::string keeps 15 in 32: Seren's ids (7 digits) and Kalos's (`dlc` and 13 more) never
+/// allocate, and a 1M-job trace holds one per job (docs/performance.md, "Memory per job").
+using JobName = boost::container::string;
+
+/// What the trace says about a job; immutable after load. Its fields are ordered so that it has
+/// no padding holes (88 bytes).
 struct JobSpec {
   JobId id{0};
-  std::string trace_id;  // the trace's own job_id, for outputs only
   UserId user{0};
+  std::uint32_t source_line = 0;  // line in the trace file, for messages
   JobType type = JobType::Other;
-  Demand demand;
-  SimTime submitted{};
-  Duration runtime{};  // the recorded `duration`: how long it runs once started
   FinalState recorded_state = FinalState::Completed;
-  std::optional<SimTime> recorded_start;  // used by the `replay` scheduler and for validation
-  std::uint32_t source_line = 0;          // line in the trace file, for messages
+  Demand demand;
+  JobName trace_id;  // the trace's own job_id, for outputs only
+  SimTime submitted{};
+  Duration runtime{};           // the recorded `duration`: how long it runs once started
+  OptionalTime recorded_start;  // used by the `replay` scheduler and for validation
 };
 
 /// Pending: not yet submitted. Queued: with the scheduler. Running: holds resources.
@@ -81,7 +88,7 @@ struct FailureRecord {
 /// an interruption keeps only the progress its cause allows (a checkpoint, say).
 struct JobStatus {
   // The one-byte and four-byte fields first, together, so that the struct has no padding holes
-  // (192 bytes; a 1M-job run holds one per job).
+  // (176 bytes; a 1M-job run holds one per job).
   JobPhase phase = JobPhase::Pending;
   FinalState state = FinalState::Completed;
   FailureReason end_reason = FailureReason::None;    // why it ended failed, if it did and it is known
@@ -92,8 +99,8 @@ struct JobStatus {
   std::uint32_t failures = 0;
   std::uint32_t manual_interventions = 0;  // failures a person had to handle
 
-  std::optional<SimTime> started;  // first start
-  std::optional<SimTime> ended;
+  OptionalTime started;  // first start
+  OptionalTime ended;
   Duration work{};  // work to do, set at submission by the outcome model
 
   SimTime attempt_started{};    // start of the current (or last) attempt
