@@ -14,13 +14,7 @@ void Attempts::open(JobStatus& status, SimTime now, Duration launch, bool launch
   status.attempt_started = now;
   status.attempt_overhead = status.next_overhead;
   status.next_overhead = Duration{0};
-  if (status.attempt == 1 && launch_in_duration) {
-    status.attempt_launch = std::min(launch, status.work);  // inside the recorded duration
-  } else {
-    status.attempt_launch = launch;
-    status.attempt_overhead += launch;
-  }
-  if (status.attempt == 1) status.first_launch = status.attempt_launch;
+  if (status.attempt > 1 || !launch_in_duration) status.attempt_overhead += launch;
 }
 
 SimTime Attempts::end_of(JobId id, const JobStatus& status, Duration work) const {
@@ -42,8 +36,22 @@ ClosedAttempt Attempts::close(JobId id, JobStatus& status, int gpus_of_job, SimT
   status.held_gpu_ms += gpus * held.count();
   status.overhead_gpu_ms += gpus * overhead.count();
   status.checkpoint_gpu_ms += gpus * s.stall.count();
-  status.attempt_work = s.work;
   return ClosedAttempt{s, gpus * held.count(), gpus * overhead.count()};
+}
+
+void Attempts::check_finished(const JobSpec& spec, const JobStatus& s, const ClosedAttempt& last_attempt, SimTime now) {
+  // The last attempt did the rest of the work after its overhead and checkpoint stalls.
+  const Duration last = last_attempt.split.work;
+  const Duration wall = now - s.attempt_started;
+  const Duration last_overhead = std::min(wall, s.attempt_overhead);
+  const std::int64_t useful = std::int64_t{spec.demand.gpus} * s.work.count();
+  if (s.attempt < 1 || s.done + last != s.work || last > wall - last_overhead ||
+      s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms + s.checkpoint_gpu_ms) {
+    throw SimulationError(
+        fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
+                    "{} ms in the last attempt, work {} ms",
+                    spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(), s.work.count()));
+  }
 }
 
 void Attempts::check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms) {
@@ -52,20 +60,7 @@ void Attempts::check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms
     const JobStatus& s = jobs.status(JobId{i});
     const JobSpec& spec = jobs.spec(JobId{i});
     held += s.held_gpu_ms;
-    if (s.phase == JobPhase::Ended) {
-      // The last attempt did the rest of the work after its overhead and checkpoint stalls.
-      const Duration last = s.attempt_work;
-      const Duration wall = *s.ended - s.attempt_started;
-      const Duration last_overhead = std::min(wall, s.attempt_overhead);
-      const std::int64_t useful = std::int64_t{spec.demand.gpus} * s.work.count();
-      if (s.attempt < 1 || s.done + last != s.work || last > wall - last_overhead ||
-          s.held_gpu_ms != useful + s.lost_gpu_ms + s.overhead_gpu_ms + s.checkpoint_gpu_ms) {
-        throw SimulationError(
-            fmt::format("job {} (line {}) did not do exactly its work: {} attempts, {} ms kept, "
-                        "{} ms in the last attempt, work {} ms",
-                        spec.trace_id, spec.source_line, s.attempt, s.done.count(), last.count(), s.work.count()));
-      }
-    } else if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending || s.phase == JobPhase::Waiting) {
+    if (s.phase == JobPhase::Running || s.phase == JobPhase::Pending || s.phase == JobPhase::Waiting) {
       throw SimulationError(fmt::format("job {} (line {}) never ended", spec.trace_id, spec.source_line));
     }
   }

@@ -38,7 +38,7 @@ class Attempts {
   /// Opens an attempt of `status` now: it pays the overhead its last interruption left, and
   /// `launch` (the cluster's launch latency) before any work, unless `launch_in_duration` and
   /// this is the job's first start: then the launch is the first part of its recorded duration
-  /// and adds no time (it is only recorded, cut to the job's work).
+  /// and adds no time.
   static void open(JobStatus& status, SimTime now, Duration launch = Duration{0}, bool launch_in_duration = true);
 
   /// When the current attempt ends if nothing interrupts it, given the work it must reach:
@@ -52,9 +52,15 @@ class Attempts {
   /// and the attempt's work go onto the status.
   ClosedAttempt close(JobId id, JobStatus& status, int gpus, SimTime now) const;
 
-  /// Throws SimulationError unless every ended job did exactly its work, every GPU-ms it held
-  /// was useful work, lost work, restart overhead or checkpoint stall, no job is left mid-run,
-  /// and the jobs held `lent_gpu_ms` in all.
+  /// Of a job whose last attempt `last_attempt` just closed at `now` with its end: throws
+  /// SimulationError unless it did exactly its work and every GPU-ms it held was useful work,
+  /// lost work, restart overhead or checkpoint stall. Checked at each end, so that no job keeps
+  /// its last attempt's work for a check at the end of the run.
+  static void check_finished(const JobSpec& spec, const JobStatus& status, const ClosedAttempt& last_attempt,
+                             SimTime now);
+
+  /// Throws SimulationError if a job is left mid-run or the jobs did not hold `lent_gpu_ms` in
+  /// all.
   static void check_conservation(const JobTable& jobs, std::int64_t lent_gpu_ms);
 
  private:

@@ -204,7 +204,9 @@ void Simulation::on(const JobAdmitted& e) {
 void Simulation::on(const JobEnded& e) {
   JobStatus& status = jobs_.status(e.job);
   if (status.phase != JobPhase::Running || status.attempt != e.attempt) return;  // stale
-  const std::int64_t attempt_gpu_ms = close_attempt(e.job).held_gpu_ms;
+  const ClosedAttempt closed = close_attempt(e.job);
+  Attempts::check_finished(jobs_.spec(e.job), status, closed, engine_.now());
+  const std::int64_t attempt_gpu_ms = closed.held_gpu_ms;
   jobs_.set_phase(e.job, JobPhase::Ended);
   status.ended = engine_.now();
   // status.state was decided at submission. A failed end is a failure too (Table 3 counts it).
@@ -423,6 +425,7 @@ void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
   const AttemptSplit& split = closed.split;
   // The job did less than it would have: what it did is its work now (conservation stays exact).
   status.work = status.done + split.work;
+  Attempts::check_finished(spec, status, closed, engine_.now());
   jobs_.set_phase(id, JobPhase::Ended);
   status.ended = engine_.now();
   status.state = state;
