@@ -191,7 +191,7 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
 
       JobSpec spec;
       spec.source_line = line;
-      spec.trace_id = std::string(row.nonempty(kJobId));
+      spec.trace_id = row.nonempty(kJobId);
       const std::string_view user = row.nonempty(kUser);
       spec.demand.nodes = row.count(kNodeNum);
       spec.demand.gpus = row.count(kGpuNum);
