@@ -92,7 +92,7 @@ inline std::vector<JobSpec> make_jobs(const std::vector<JobLine>& lines) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     JobSpec j;
     j.id = JobId{static_cast<std::uint32_t>(i)};
-    j.trace_id = fmt::format("j{}", i);  // not "j" + to_string: g++ 12 -Wrestrict false positive
+    fmt::format_to(std::back_inserter(j.trace_id), "j{}", i);
     j.type = JobType::Other;
     const int gpus = lines[i].gpus;
     j.demand = Demand{std::max(1, (gpus + 7) / 8), gpus, gpus * 16, 0};

@@ -106,8 +106,9 @@ std::vector<EvalClusterPolicyResult> eval_cluster(const std::string& file, const
       for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
         const CheckpointRecord& ck = r.checkpoints[i];
         const JobId src = ck.source;
-        const std::string job = src.value() < trace.jobs.size() ? trace.jobs[src.value()].trace_id
-                                                                : run.spawned[src.value() - trace.jobs.size()].trace_id;
+        const std::string_view job = src.value() < trace.jobs.size()
+                                         ? trace.jobs[src.value()].trace_id
+                                         : run.spawned[src.value() - trace.jobs.size()].trace_id;
         csv << fmt::format("{},{},{:.3f},{},{:.3f},{:.3f},{:.4f}\n", i, job, to_seconds(ck.written - t0), ck.trials,
                            to_seconds(ck.first_start - ck.written), to_seconds(ck.latency()),
                            static_cast<double>(ck.gpu_ms) / 3.6e6);

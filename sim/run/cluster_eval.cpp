@@ -72,7 +72,7 @@ void ClusterEvaluation::on_due(std::uint64_t token, HookContext& ctx) {
     case DueKind::StartPretraining: {
       const PretrainingRun& run = config_.pretraining[d.ref];
       JobSpec spec;
-      spec.trace_id = fmt::format("pretrain-{}", d.ref);
+      fmt::format_to(std::back_inserter(spec.trace_id), "pretrain-{}", d.ref);
       spec.type = JobType::Pretrain;
       const int nodes = std::max(1, (run.gpus + config_.gpus_per_node - 1) / config_.gpus_per_node);
       spec.demand = Demand{nodes, run.gpus, run.gpus * config_.cpus_per_gpu, 0};
@@ -113,7 +113,7 @@ void ClusterEvaluation::submit_trials(std::uint32_t c, HookContext& ctx) {
   for (std::uint32_t t = 0; t < r.plan.trials.size(); ++t) {
     const EvalTrialRecord& idle = r.idle.trials[t];
     JobSpec spec;
-    spec.trace_id = fmt::format("ckpt{}-trial{}", c, t);
+    fmt::format_to(std::back_inserter(spec.trace_id), "ckpt{}-trial{}", c, t);
     spec.type = JobType::Eval;
     spec.demand = Demand{1, 1, config_.cpus_per_gpu, 0};
     spec.runtime = idle.end - idle.start;

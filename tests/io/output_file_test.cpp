@@ -40,7 +40,7 @@ TEST_CASE("a gzip trace written to a full device fails at once instead of retryi
   for (std::uint32_t i = 0; i < 20000; ++i) {
     JobSpec j;
     j.id = JobId{i};
-    j.trace_id = std::to_string(i);
+    fmt::format_to(std::back_inserter(j.trace_id), "{}", i);
     j.demand = Demand{1, 1, 16, 0};
     j.runtime = seconds(60);
     j.submitted = SimTime{seconds(i)};

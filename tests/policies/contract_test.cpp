@@ -32,7 +32,7 @@ std::vector<JobSpec> mixed_trace(std::uint64_t seed) {
     if (pick(rng) < 70) t += gap(rng);
     JobSpec j;
     j.id = JobId{i};
-    j.trace_id = fmt::format("j{}", i);  // not "j" + to_string: GCC 12 -Wrestrict false positive
+    fmt::format_to(std::back_inserter(j.trace_id), "j{}", i);
     j.user = UserId{static_cast<std::uint32_t>(pick(rng) % 7)};
     const int p = pick(rng);
     const int gpus = p < 10 ? 0 : p < 50 ? 1 : p < 65 ? 2 : p < 75 ? 4 : p < 88 ? 8 : p < 95 ? 16 : 32;
@@ -113,7 +113,7 @@ TEST_CASE("acme starts every pretraining job within its quota at once however bu
   for (std::uint32_t i = 0; i < 330; ++i) {
     JobSpec j;
     j.id = JobId{i};
-    j.trace_id = fmt::format("j{}", i);  // not "j" + to_string: GCC 12 -Wrestrict false positive
+    fmt::format_to(std::back_inserter(j.trace_id), "j{}", i);
     j.source_line = i + 2;
     if (i % 11 == 10) {
       j.type = JobType::Pretrain;

@@ -30,7 +30,7 @@ std::vector<JobSpec> fault_trace() {
   for (std::uint32_t i = 0; i < 200; ++i) {
     JobSpec j;
     j.id = JobId{i};
-    j.trace_id = fmt::format("j{}", i);
+    fmt::format_to(std::back_inserter(j.trace_id), "j{}", i);
     j.user = UserId{i % 5};
     const bool pretrain = i % 10 == 0;
     j.type = pretrain ? JobType::Pretrain : kJobTypes[1 + i % (kJobTypeCount - 1)];

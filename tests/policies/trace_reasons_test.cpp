@@ -29,7 +29,7 @@ namespace {
 JobSpec job(std::uint32_t id, int gpus, std::int64_t runtime_s, FinalState state, JobType type = JobType::Other) {
   JobSpec j;
   j.id = JobId{id};
-  j.trace_id = fmt::format("j{}", id);
+  fmt::format_to(std::back_inserter(j.trace_id), "j{}", id);
   j.type = type;
   j.demand = Demand{std::max(1, (gpus + 7) / 8), gpus, std::max(1, gpus) * 16, 0};
   j.submitted = SimTime{seconds(std::int64_t{id})};

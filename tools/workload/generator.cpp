@@ -357,7 +357,8 @@ Trace generate_submissions(const WorkloadProfile& profile, const SynthOptions& o
     JobSpec job;
     job.id = JobId{static_cast<std::uint32_t>(i)};
     // Seren ids are integers increasing with submission [AcmeTrace README]; the base is our choice.
-    job.trace_id = profile.schema == TraceSchema::Kalos ? base36_id(ids) : fmt::format("{}", 5000000 + i);
+    job.trace_id =
+        std::string_view(profile.schema == TraceSchema::Kalos ? base36_id(ids) : fmt::format("{}", 5000000 + i));
     std::int64_t& uid = user_ids[d.user];
     if (uid < 0) {
       uid = static_cast<std::int64_t>(trace.users.size());
