@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "policies/scheduling/queue_tools.hpp"
 #include "policies/scheduling/quota.hpp"
 #include "sim/policy_api/policy_args.hpp"
 #include "sim/policy_api/scheduler.hpp"
@@ -34,8 +35,9 @@ namespace {
 /// Nothing here singles out evaluation beyond its class: its long waits [Acme Fig 6] must come from
 /// the reservation and the priority order.
 /// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs),
-/// O(log q) per start, O(v) per v victims, O(r) for a reservation over the r running jobs that
-/// end before its shadow time, O(max_job_test) look-ahead mostly answered by FitMemo.
+/// O(log q) per quota start, O(v) per v victims, O(r) for a reservation over the r running jobs
+/// that end before its shadow time, O(max_job_test) look-ahead over SubmitOrderQueue's contiguous
+/// entries, mostly answered by FitMemo.
 class Acme final : public Scheduler {
  public:
   explicit Acme(const PolicyArgs& args)
@@ -75,24 +77,22 @@ class Acme final : public Scheduler {
     }
 
     FitMemo memo;
+    const SimTime now = pass.now();
     int tested = 0;
     for (int cls = 0; cls < 2; ++cls) {
-      auto& queue = best_effort_[static_cast<std::size_t>(cls)];
-      for (auto it = queue.begin(); it != queue.end() && tested < max_job_test_; ++tested) {
-        const JobSpec& job = pass.job(it->second);
-        if (reservation && !reservation->admits(pass.now(), job.runtime, job.demand.gpus)) {
-          ++it;
-          continue;
-        }
-        if (auto where = memo.fit(pass, it->second)) {
-          pass.start(it->second, *where);
-          if (reservation) reservation->took(pass.now(), job.runtime, job.demand.gpus);
-          preemptor_.started(pass, it->second, cls == 1);
-          it = queue.erase(it);
-        } else {
-          ++it;
-        }
-      }
+      tested += best_effort_[static_cast<std::size_t>(cls)]
+                    .walk(0, max_job_test_ - tested,
+                          [&](const BestEffortQueue::Entry& e) {
+                            const Queued& q = e.info;
+                            if (reservation && !reservation->admits(now, q.runtime, q.gpus)) return false;
+                            auto where = memo.fit(pass, e.job, q.shape);
+                            if (!where) return false;
+                            pass.start(e.job, *where);
+                            if (reservation) reservation->took(now, q.runtime, q.gpus);
+                            preemptor_.started(pass, e.job, cls == 1);
+                            return true;
+                          })
+                    .visited;
     }
   }
 
@@ -101,8 +101,17 @@ class Acme final : public Scheduler {
     if (quota_.in_quota(job))
       quota_queue_.insert({job.submitted, job.id});
     else
-      best_effort_[quota_.low(job.type) ? 1 : 0].insert({job.submitted, job.id});
+      best_effort_[quota_.low(job.type) ? 1 : 0].push(job.submitted, job.id,
+                                                      Queued{FitMemo::Shape{job.demand}, job.demand.gpus, job.runtime});
   }
+
+  /// What the look-ahead asks of a best-effort job, kept in its queue entry.
+  struct Queued {
+    FitMemo::Shape shape;
+    int gpus;
+    Duration runtime;  // the EASY rule's estimate: its recorded duration
+  };
+  using BestEffortQueue = SubmitOrderQueue<Queued>;
 
   Preemptor preemptor_;
   int max_job_test_;
@@ -110,7 +119,7 @@ class Acme final : public Scheduler {
   QuotaBook quota_;
   std::vector<JobId> pending_;
   std::set<std::pair<SimTime, JobId>> quota_queue_;
-  std::array<std::set<std::pair<SimTime, JobId>>, 2> best_effort_;  // normal, low priority
+  std::array<BestEffortQueue, 2> best_effort_;  // normal, low priority
 };
 
 }  // namespace
