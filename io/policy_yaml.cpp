@@ -19,23 +19,48 @@ std::string place_of(const std::string& path, const YAML::Node& node, const Yaml
   return place(origin.file, mark.line + 1, mark.column + 1);
 }
 
-ParamValue tree(const YAML::Node& node, const std::string& path, const YamlOrigin& origin) {
+/// Bounds on a policy parameter's value, our choice: far beyond any real parameter (a CDF, a
+/// table of quotas), and what keeps a hostile one from exhausting the stack (deep nesting: each
+/// level is a recursive call) or memory and time (an alias bomb: aliases are expanded, so a
+/// few lines can stand for billions of values).
+constexpr int kMaxDepth = 64;
+constexpr std::size_t kMaxValues = 100'000;
+
+struct TreeBudget {
+  std::size_t values_left = kMaxValues;
+};
+
+ParamValue tree(const YAML::Node& node, const std::string& path, const YamlOrigin& origin, int depth,
+                TreeBudget& budget) {
   ParamValue value;
   value.place = place_of(path, node, origin, origin.file);
+  if (depth > kMaxDepth) {
+    throw input_error(value.place, path, fmt::format("at most {} levels of nesting", kMaxDepth), "deeper nesting");
+  }
+  if (budget.values_left == 0) {
+    throw input_error(value.place, path,
+                      fmt::format("at most {} values in all (an alias counts at every use)", kMaxValues), "more");
+  }
+  --budget.values_left;
   switch (node.Type()) {
     case YAML::NodeType::Sequence:
       value.kind = ParamValue::Kind::List;
       for (std::size_t i = 0; i < node.size(); ++i) {
-        value.items.push_back(tree(node[i], fmt::format("{}.{}", path, i), origin));
+        value.items.push_back(tree(node[i], fmt::format("{}.{}", path, i), origin, depth + 1, budget));
       }
       break;
     case YAML::NodeType::Map:
       value.kind = ParamValue::Kind::Map;
       for (const auto& entry : node) {
-        const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : YAML::Dump(entry.first);
+        if (!entry.first.IsScalar()) {
+          // Not dumped into the message: a key can be an alias bomb too.
+          throw input_error(place_of(path, entry.first, origin, origin.file), path,
+                            "a plain key (a name or a number, not a list or a mapping)", "a list or a mapping");
+        }
+        const std::string& key = entry.first.Scalar();
         const std::string key_path = path + "." + key;
-        value.entries.push_back(
-            ParamEntry{key, place_of(key_path, entry.first, origin, ""), tree(entry.second, key_path, origin)});
+        value.entries.push_back(ParamEntry{key, place_of(key_path, entry.first, origin, ""),
+                                           tree(entry.second, key_path, origin, depth + 1, budget)});
       }
       break;
     case YAML::NodeType::Scalar:
@@ -51,7 +76,8 @@ ParamValue tree(const YAML::Node& node, const std::string& path, const YamlOrigi
 }  // namespace
 
 ParamValue param_value_from_yaml(const YAML::Node& node, const std::string& path, const YamlOrigin& origin) {
-  return tree(node, path, origin);
+  TreeBudget budget;
+  return tree(node, path, origin, 0, budget);
 }
 
 PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slot, const std::string& fallback_name,
@@ -63,7 +89,7 @@ PolicyArgs policy_args_from_yaml(const YAML::Node& block, const std::string& slo
     throw input_error(where, slot, "a policy name, or a mapping with 'name' and the policy's parameters",
                       YAML::Dump(block));
   }
-  ParamValue params = tree(block, slot, origin);
+  ParamValue params = param_value_from_yaml(block, slot, origin);
   return PolicyArgs{slot, block["name"].Scalar(), std::move(params), where, seed, csv_table_reader()};
 }
 

@@ -273,6 +273,17 @@ std::vector<BadInput> trace_cases() {
   return cases;
 }
 
+/// `text` with every line indented by `spaces`.
+std::string indented(const std::string& text, int spaces) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    out += std::string(static_cast<std::size_t>(spaces), ' ') + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return out;
+}
+
 std::vector<BadInput> scenario_cases() {
   const std::string trace_file = trace({row()});
   const auto with = [&](const std::string& scenario) {
@@ -316,6 +327,16 @@ std::vector<BadInput> scenario_cases() {
       {"a scalar document with --set", with("hello\n"), "run s.yaml --set seed=2 -q -o out", 2,
        "s.yaml:1:1: scenario: expected a mapping of scenario keys to values, found 'hello'"},
       {"YAML alias bomb (rejected at once)", with(bomb), kRunTrace, 2, "s.yaml:1:1: scenario: expected a known key"},
+      {"YAML alias bomb inside a policy parameter",
+       with(kScenario + "scheduler:\n  name: fifo\n  x:\n" + indented(bomb, 4)), kRunTrace, 2,
+       ": expected at most 100000 values in all (an alias counts at every use), found 'more'"},
+      {"a policy parameter nested 100 levels deep",
+       with(kScenario + "scheduler: {name: fifo, x: " + std::string(100, '[') + std::string(100, ']') + "}\n"),
+       kRunTrace, 2, ": expected at most 64 levels of nesting, found 'deeper nesting'"},
+      {"a list as a key inside a policy parameter", with(kScenario + "scheduler: {name: fifo, x: {? [a, b] : 1}}\n"),
+       kRunTrace, 2,
+       "s.yaml:3:31: scheduler.x: expected a plain key (a name or a number, not a list or a mapping), found 'a list or "
+       "a mapping'"},
       {"a name that is a path", with(kScenario + "name: ../../x\n"), "run s.yaml -q", 2,
        "s.yaml:3:7: name: expected a plain folder name (no '/', not '.' or '..'), found '../../x'"},
       {"unknown scheduler, with the likely one", with(kScenario + "scheduler: slrum\n"), kRunTrace, 2,
