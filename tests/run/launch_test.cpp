@@ -92,6 +92,11 @@ TEST_CASE("launch latencies are drawn from the configured CDF in whole seconds, 
     varied = varied || l != launch_of(a, 0);
   }
   CHECK(varied);
+  // Inside the duration (the default), the same draws lengthen no job.
+  const RunResult inside = run_with_launch(jobs, "fifo", LaunchLatency{launch.cdf, true});
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    CHECK(*inside.jobs[i].ended - *inside.jobs[i].started == jobs[i].runtime);
+  }
 }
 
 TEST_CASE("a scenario reads cluster.launch_latency_s and launch_in_duration, and rejects a malformed CDF") {
