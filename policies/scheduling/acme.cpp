@@ -83,12 +83,12 @@ class Acme final : public Scheduler {
       tested += best_effort_[static_cast<std::size_t>(cls)]
                     .walk(0, max_job_test_ - tested,
                           [&](const BestEffortQueue::Entry& e) {
-                            const Queued& q = e.info;
-                            if (reservation && !reservation->admits(now, q.runtime, q.gpus)) return false;
+                            const LookAhead& q = e.info;
+                            if (reservation && !reservation->admits(now, q.estimate, q.gpus)) return false;
                             auto where = memo.fit(pass, e.job, q.shape);
                             if (!where) return false;
                             pass.start(e.job, *where);
-                            if (reservation) reservation->took(now, q.runtime, q.gpus);
+                            if (reservation) reservation->took(now, q.estimate, q.gpus);
                             preemptor_.started(pass, e.job, cls == 1);
                             return true;
                           })
@@ -101,17 +101,12 @@ class Acme final : public Scheduler {
     if (quota_.in_quota(job))
       quota_queue_.insert({job.submitted, job.id});
     else
-      best_effort_[quota_.low(job.type) ? 1 : 0].push(job.submitted, job.id,
-                                                      Queued{FitMemo::Shape{job.demand}, job.demand.gpus, job.runtime});
+      best_effort_[quota_.low(job.type) ? 1 : 0].push(
+          job.submitted, job.id, LookAhead{FitMemo::Shape{job.demand}, job.demand.gpus, job.runtime});
   }
 
-  /// What the look-ahead asks of a best-effort job, kept in its queue entry.
-  struct Queued {
-    FitMemo::Shape shape;
-    int gpus;
-    Duration runtime;  // the EASY rule's estimate: its recorded duration
-  };
-  using BestEffortQueue = SubmitOrderQueue<Queued>;
+  /// A best-effort job's estimate in the EASY rule is its recorded duration.
+  using BestEffortQueue = SubmitOrderQueue<LookAhead>;
 
   Preemptor preemptor_;
   int max_job_test_;

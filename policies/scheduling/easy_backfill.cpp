@@ -34,7 +34,7 @@ class EasyBackfill final : public Scheduler {
 
   void enqueue(const JobSpec& job) override {
     const bool appended =
-        queue_.push(job.submitted, job.id, Queued{FitMemo::Shape{job.demand}, job.demand.gpus, estimate_.of(job)});
+        queue_.push(job.submitted, job.id, LookAhead{FitMemo::Shape{job.demand}, job.demand.gpus, estimate_.of(job)});
     if (!appended) reordered_ = true;
   }
 
@@ -69,7 +69,7 @@ class EasyBackfill final : public Scheduler {
     const SimTime now = pass.now();
     int started = 0;
     auto visit = [&](const Queue::Entry& e) {
-      const Queued& q = e.info;
+      const LookAhead& q = e.info;
       if (!reservation.admits(now, q.estimate, q.gpus)) return false;
       auto where = memo_.fit(pass, e.job, q.shape);
       if (!where) return false;
@@ -102,12 +102,7 @@ class EasyBackfill final : public Scheduler {
   }
 
   /// What the look-ahead asks of a queued job, kept beside it.
-  struct Queued {
-    FitMemo::Shape shape;
-    int gpus;
-    Duration estimate;
-  };
-  using Queue = SubmitOrderQueue<Queued>;
+  using Queue = SubmitOrderQueue<LookAhead>;
 
   RuntimeEstimate estimate_;
   int max_job_test_;

@@ -63,6 +63,14 @@ class FitMemo {
   std::vector<Shape> failed_;
 };
 
+/// What an EASY look-ahead asks of a queued job (its demand's per-node shape, its GPUs, its
+/// runtime estimate), kept in its queue entry so that a walk does not fetch the job from the trace.
+struct LookAhead {
+  FitMemo::Shape shape;
+  int gpus;
+  Duration estimate;
+};
+
 /// Queued jobs in submission order, (submitted, id), each with what a look-ahead asks of it
 /// (`Info`, copied at enqueue), in one contiguous array: a look-ahead over hundreds of jobs reads
 /// memory in order instead of walking a tree and fetching every job from the trace. Cost: push
