@@ -24,17 +24,19 @@ namespace {
 ///
 /// The plan is kept while the cluster does what it predicted: jobs end exactly at their
 /// estimated ends (the `exact` estimate), no other job leaves, no node fails or returns, no job
-/// is requeued ahead of the tail, and no planned job is blocked by fragments (its reservation
-/// depends on where later starts split the profile). A pass then starts the jobs reserved for
-/// now, retries CPU-only jobs and plans only the jobs that entered the window; it gives exactly
-/// the schedule a plan from scratch would (a reservation never moves when time reaches an
-/// estimated end; tested against the from-scratch plan). Anything else rebuilds the plan.
-/// Cost of a pass that keeps the plan: O(d log r) for the d jobs that ended, O(w) over the
-/// w <= max_job_test planned jobs, O(p) per newly planned job. Of a rebuild: O(r) for the
-/// profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2 x
-/// reservations). In practice a search starts at its job size's staircase hint (earliest()) and
-/// passes few steps: on a backlogged day, 67 of 466 on average instead of 236; the bound is the
-/// number of rebuilds, one per pass while a fragment-blocked job is in the window.
+/// is requeued ahead of the tail, no job reserved for now is blocked by fragments, and no job
+/// blocked by fragments earlier could have a new slot (it is reserved from the first step after
+/// its plan's start, so a step that now begins before that one rebuilds; as_planned()). A pass
+/// then starts the jobs reserved for now, retries CPU-only jobs and plans only the jobs that
+/// entered the window; it gives exactly the schedule a plan from scratch would (a reservation
+/// never moves when time reaches an estimated end; tested against the from-scratch plan).
+/// Anything else rebuilds the plan. Cost of a pass that keeps the plan: O(d log r) for the d
+/// jobs that ended, O(w) over the w <= max_job_test planned jobs, O(p) per newly planned job
+/// and per job without GPUs started in the last pass (its end becomes a step). Of a rebuild:
+/// O(r) for the profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2
+/// x reservations). In practice a search starts at its job size's staircase hint (earliest())
+/// and passes few steps (52 on average on an overloaded Seren); the bound is the number of
+/// rebuilds, mostly passes where a job reserved for now is blocked by fragments.
 class ConservativeBackfill final : public Scheduler {
  public:
   explicit ConservativeBackfill(const PolicyArgs& args)
@@ -79,6 +81,7 @@ class ConservativeBackfill final : public Scheduler {
       kept_ = true;
     }
     running_after_ = pass.running().size();
+    if (!kept_) unsplit_ends_.clear();
   }
 
  private:
@@ -95,6 +98,9 @@ class ConservativeBackfill final : public Scheduler {
     int gpus;
     SimTime start;   // reservation start; unused for CPU-only jobs
     bool fragments;  // its slot was now but the placement found no nodes
+    // fragments: the profile's first step after the plan's start when its slot was searched
+    // from there (see as_planned())
+    SimTime searched_from = SimTime::max();
     bool started = false;
   };
 
@@ -115,14 +121,22 @@ class ConservativeBackfill final : public Scheduler {
     while (first + 1 < profile_.size() && profile_[first + 1].at <= now) ++first;
     profile_.erase(profile_.begin(), profile_.begin() + static_cast<std::ptrdiff_t>(first));
     profile_.front().at = now;
+    for (const SimTime end : unsplit_ends_) split_at(end);
+    unsplit_ends_.clear();
     // Idle GPUs are the profile's free ones plus those reserved for now (not yet taken); a
     // node that failed or came back breaks this.
     int reserved_now = 0;
+    const SimTime next_step = profile_.size() > 1 ? profile_[1].at : SimTime::max();
     for (const Planned& p : planned_) {
       if (p.gpus == 0) continue;
-      // A job blocked by fragments is reserved from the first step after the plan's start;
-      // jobs started since may have split that step, which a new plan would use.
-      if (p.fragments) return false;
+      // A job blocked by fragments was reserved at the first slot from the step after its
+      // plan's start. A plan from scratch now searches from the step after now, over a
+      // profile that only lost GPUs since (the jobs started since, which fitted around its
+      // reservation) and gained steps where those jobs end. Every slot from the old first step
+      // on was tried then and still fails, and the old slot still works, so the answer is the
+      // same unless a step now begins between now and that old first step: a slot there is
+      // new. (If the job fits now, follow_plan() rebuilds.)
+      if (p.fragments && next_step < p.searched_from) return false;
       if (p.start < now) return false;  // a reservation that did not start when due
       if (p.start == now) reserved_now += p.gpus;
     }
@@ -151,12 +165,15 @@ class ConservativeBackfill final : public Scheduler {
       if (p.started) continue;
       ++in_window;
       const bool cpu_only = p.gpus == 0;
-      if (!cpu_only && p.start != now) continue;  // reserved later: the reservation stands
+      // Reserved later: the reservation stands, unless the job was blocked by fragments and
+      // fits now (a plan from scratch might start it).
+      if (!cpu_only && p.start != now && !p.fragments) continue;
       const auto where = memo.fit(pass, p.key.second);
       if (!where) {
-        if (cpu_only) continue;  // waits for CPUs, as in a plan from scratch
-        return false;            // reserved for now but no nodes: the plan was wrong
+        if (cpu_only || p.start != now) continue;  // waits, as in a plan from scratch
+        return false;                              // reserved for now but no nodes: the plan was wrong
       }
+      if (!cpu_only && p.start != now) return false;  // blocked by fragments, fits now
       start(pass, p.key.second, *where);
       queue_.erase(p.key);
       p.started = true;
@@ -185,12 +202,13 @@ class ConservativeBackfill final : public Scheduler {
           it = queue_.erase(it);
           continue;
         }
-        planned_.push_back(Planned{*it, 0, pass.now(), false});
+        planned_.push_back(Planned{*it, 0, pass.now(), false, SimTime::max()});
         ++it;
         continue;
       }
       std::size_t slot = earliest(gpus, length, 0);
       bool fragments = false;
+      SimTime searched_from = SimTime::max();
       if (slot < profile_.size() && profile_[slot].at == pass.now()) {
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
@@ -199,26 +217,41 @@ class ConservativeBackfill final : public Scheduler {
           continue;
         }
         fragments = true;
+        searched_from = profile_.size() > 1 ? profile_[1].at : SimTime::max();
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
       if (slot < profile_.size()) {
-        planned_.push_back(Planned{*it, gpus, profile_[slot].at, fragments});
+        planned_.push_back(Planned{*it, gpus, profile_[slot].at, fragments, searched_from});
         reserve(slot, gpus, length);
       } else {
         // No slot: nothing to keep for it; a plan from scratch would find none either.
-        planned_.push_back(Planned{*it, gpus, SimTime::max(), fragments});
+        planned_.push_back(Planned{*it, gpus, SimTime::max(), fragments, searched_from});
       }
       ++it;
     }
   }
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
-    running_.add(pass, estimate_.end_of(pass, job), job);
+    const SimTime end = estimate_.end_of(pass, job);
+    running_.add(pass, end, job);
+    // A plan from scratch has a step at every running job's end, where a job that uses no
+    // GPUs frees none. Such a step changes no slot but the one of a job blocked by fragments,
+    // which is searched from the first step after now, so the kept plan gets it too, from
+    // the next pass on (a plan from scratch builds its steps at the start of a pass).
+    if (pass.job(job).demand.gpus == 0) unsplit_ends_.push_back(end);
+  }
+  /// Adds a step at `at` with the free GPUs of the step it falls in, unless `at` is not
+  /// after the plan's start or a step begins there. O(steps) (the move).
+  void split_at(SimTime at) {
+    const auto it = std::ranges::lower_bound(profile_, at, {}, &Step::at);
+    if (it == profile_.begin() || (it != profile_.end() && it->at == at)) return;
+    profile_.insert(it, {at, std::prev(it)->free_gpus});
   }
 
   /// Free GPUs from now on: a step function, profile_[i] holding from its time to the next.
   void build_profile(SchedulingPass& pass) {
     profile_.clear();
+    unsplit_ends_.clear();
     const Cluster& cluster = pass.cluster();
     profile_.push_back({pass.now(), cluster.idle_gpus()});
     auto& entries = running_.entries();
@@ -328,6 +361,7 @@ class ConservativeBackfill final : public Scheduler {
   std::size_t running_after_ = 0;      // running jobs when the last pass ended
   int started_by_walk_ = 0;            // jobs follow_plan() started in this pass
   std::vector<Staircase> staircases_;  // by job size (GPUs): see earliest()
+  std::vector<SimTime> unsplit_ends_;  // ends of the jobs without GPUs started in this pass
   std::uint64_t hint_stamp_ = 0;       // the current plan() call's
 };
 

@@ -203,22 +203,48 @@ TEST_CASE(
     "conservative-backfill's kept plan and slot hints give exactly the schedule of a plain plan from scratch at every "
     "pass") {
   // The kept plan and the hints that skip slots already found too short are optimisations:
-  // they must not change a single start. Contended clusters
-  // with CPU limits (fragments), inexact estimates (early ends) and several seeds.
+  // they must not change a single start. Contended clusters with CPU limits (fragments),
+  // inexact estimates (early ends), runtimes as recorded and in whole 10 minutes (many jobs
+  // end together, so reservations of jobs blocked by fragments meet steps that coincide),
+  // several seeds.
   const Catalog catalog = builtin_catalog();
   for (const std::uint64_t seed : {7u, 8u, 9u}) {
-    const auto jobs = mixed_trace(seed);
-    for (const ClusterSpec& cluster : {ClusterSpec{8, 8, 128, 0, 0, 4}, ClusterSpec{5, 8, 64, 0, 1, 0}}) {
-      for (const std::string estimate : {"estimate: exact", "estimate: factor, overestimate_factor: 3"}) {
-        INFO("seed " << seed << ", " << cluster.gpu_nodes << " nodes, " << estimate);
-        const RunResult kept = run_yaml(cluster, jobs, "{name: conservative-backfill, " + estimate + "}");
-        const RunResult scratch = run_yaml(
-            cluster, jobs, "{name: conservative-backfill, keep_plan: false, slot_hints: false, " + estimate + "}");
-        CHECK(start_seconds(kept) == start_seconds(scratch));
-        CHECK(kept.fingerprint == scratch.fingerprint);
+    for (const bool whole_10_minutes : {false, true}) {
+      auto jobs = mixed_trace(seed);
+      if (whole_10_minutes) {
+        for (JobSpec& job : jobs) job.runtime = seconds((job.runtime.count() / 600000 + 1) * 600);
+      }
+      for (const ClusterSpec& cluster : {ClusterSpec{8, 8, 128, 0, 0, 4}, ClusterSpec{5, 8, 64, 0, 1, 0}}) {
+        for (const std::string estimate : {"estimate: exact", "estimate: factor, overestimate_factor: 3"}) {
+          INFO("seed " << seed << ", whole 10 minutes " << whole_10_minutes << ", " << cluster.gpu_nodes << " nodes, "
+                       << estimate);
+          const RunResult kept = run_yaml(cluster, jobs, "{name: conservative-backfill, " + estimate + "}");
+          const RunResult scratch = run_yaml(
+              cluster, jobs, "{name: conservative-backfill, keep_plan: false, slot_hints: false, " + estimate + "}");
+          CHECK(start_seconds(kept) == start_seconds(scratch));
+          CHECK(kept.fingerprint == scratch.fingerprint);
+        }
       }
     }
   }
+}
+
+TEST_CASE(
+    "conservative-backfill's kept plan has a step where a job without GPUs ends, as a plan from scratch does, so a job "
+    "blocked by fragments gets the same slot") {
+  // Two 8-GPU nodes. 0: 6 GPUs on node 0 until 100; 1: 6 GPUs on node 1 until 200; 2 (16 GPUs)
+  // is reserved at 200. At 1, job 3 (no GPUs) starts under the kept plan and ends at 31. At 2,
+  // job 4 (4 GPUs) fits the 4 idle GPUs by count but on no node: it is reserved from the first
+  // step after now, which a plan from scratch puts at 31 (job 3's end), so job 5 (2 GPUs for 60
+  // s) cannot start at 2 without delaying it; it starts at 31, when job 4's slot moves to 100.
+  // A kept plan without that step reserved job 4 at 100 and started job 5 at 2.
+  const ClusterSpec cluster{2, 8, 128, 0, 0, 0};
+  const auto jobs = make_jobs({{0, 6, 100}, {0, 6, 200}, {0, 16, 10}, {1, 0, 30}, {2, 4, 50}, {2, 2, 60}});
+  const RunResult kept = run_yaml(cluster, jobs, "{name: conservative-backfill}");
+  const RunResult scratch =
+      run_yaml(cluster, jobs, "{name: conservative-backfill, keep_plan: false, slot_hints: false}");
+  CHECK(start_seconds(scratch) == std::vector<std::int64_t>{0, 0, 200, 1, 100, 31});
+  CHECK(start_seconds(kept) == start_seconds(scratch));
 }
 
 TEST_CASE("easy-backfill's resumed walk gives exactly the schedule of a full walk at every pass") {
