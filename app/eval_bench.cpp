@@ -18,7 +18,7 @@ void add_eval_bench(CLI::App& app, Context& context) {
                          "datasets experiment) under each evaluation policy; print makespan, GPU-hours, GPU idle time "
                          "and the speedup over the first 'coupled' policy (default parameters or not)");
   cmd->add_option("--model-gb", args->model_gb, "Checkpoint size in GB (default 14.6: a 7B model in bf16)")
-      ->check(in_range(0.001, 100000.0));
+      ->check(in_range(0.001, kMaxCheckpointGb));
   cmd->add_option("--nodes", args->nodes, "Node counts to run, e.g. --nodes 1 4 (default: 1 4)")
       ->expected(1, 64)
       ->check(in_range<std::uint64_t>(1, 4096));

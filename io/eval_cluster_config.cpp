@@ -52,11 +52,11 @@ EvalClusterConfig read_config(const yaml::Node& root, const std::vector<Scenario
   c.scenario = parse_scenario_at(scenario_path, yaml::read_file(scenario_path, "scenario"), "", overrides);
   c.suite = load_eval_suite(root.required("suite", "a file path").as_path("a file path"));
 
-  c.checkpoint_bytes = std::llround(root.get<double>("model_gb", 14.6, {.min = 0.001}) * 1e9);
-  c.checkpoint_interval = from_seconds(root.get<double>("checkpoint_interval_h", 4, {.min = 0.01}) * 3600);
+  c.checkpoint_bytes = std::llround(root.get<double>("model_gb", 14.6, {.min = 0.001, .max = kMaxCheckpointGb}) * 1e9);
+  c.checkpoint_interval = from_seconds(root.get<double>("checkpoint_interval_h", 4, yaml::hours_range(0.01)) * 3600);
   c.min_pretrain_gpus = root.get<int>("min_pretrain_gpus", 64, {.min = 1});
   c.plan_nodes = root.get<int>("plan_nodes", 4, {.min = 1});
-  c.noise_sigma = root.get<double>("noise", 0.2, {.min = 0});
+  c.noise_sigma = root.get<double>("noise", 0.2, {.min = 0, .max = 2});
   c.seed = root.get<std::uint64_t>("seed", c.scenario.seed);
 
   const ClusterSpec& cluster = c.scenario.cluster;
@@ -64,9 +64,9 @@ EvalClusterConfig read_config(const yaml::Node& root, const std::vector<Scenario
     for (const yaml::Node& r : runs.items("a list of {start_h, gpus, hours}")) {
       r.only_keys(kRunKeys);
       PretrainingRun run;
-      run.start_offset = from_seconds(r.get<double>("start_h", 0, {.min = 0}) * 3600);
+      run.start_offset = from_seconds(r.get<double>("start_h", 0, yaml::hours_range()) * 3600);
       run.gpus = r.get<int>("gpus", 256, {.min = 1});
-      run.length = from_seconds(r.get<double>("hours", 24, {.min = 0.01}) * 3600);
+      run.length = from_seconds(r.get<double>("hours", 24, yaml::hours_range(0.01)) * 3600);
       const int nodes = (run.gpus + cluster.gpus_per_node - 1) / cluster.gpus_per_node;
       if (run.gpus % cluster.gpus_per_node != 0 || nodes > cluster.gpu_nodes) {
         r["gpus"].fail(fmt::format("whole nodes of {} GPUs, at most {}", cluster.gpus_per_node,

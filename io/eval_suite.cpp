@@ -48,10 +48,10 @@ EvalSuite read_suite(const yaml::Node& root) {
   s.source = root.file();
   s.name = root.get<std::string>("name", root.file());
   if (root.has("reference_checkpoint_gb")) {
-    const double gb = root["reference_checkpoint_gb"].as<double>({.min = 0.001});
+    const double gb = root["reference_checkpoint_gb"].as<double>({.min = 0.001, .max = kMaxCheckpointGb});
     s.reference_checkpoint_bytes = static_cast<std::int64_t>(gb * 1e9 + 0.5);
   }
-  if (root.has("model_init_s")) s.model_init = from_seconds(root["model_init_s"].as<double>({.min = 0}));
+  if (root.has("model_init_s")) s.model_init = from_seconds(root["model_init_s"].as<double>(yaml::seconds_range()));
 
   const yaml::Node list = root.required("datasets", "a non-empty list of datasets");
   if (!list.is_list() || list.size() == 0) list.fail("a non-empty list of datasets");
@@ -63,9 +63,9 @@ EvalSuite read_suite(const yaml::Node& root) {
     if (d.name.empty()) entry["name"].fail("a dataset name");
     if (!seen.insert(d.name).second) entry["name"].fail("a name no other dataset has");
     const yaml::Node item = entry.named(fmt::format("dataset '{}'", d.name));
-    d.inference = from_seconds(item.need<double>("inference_s", {.min = 0}));
-    d.metric = from_seconds(item.need<double>("metric_s", {.min = 0}));
-    if (item.has("preprocess_s")) d.preprocess = from_seconds(item["preprocess_s"].as<double>({.min = 0}));
+    d.inference = from_seconds(item.need<double>("inference_s", yaml::seconds_range()));
+    d.metric = from_seconds(item.need<double>("metric_s", yaml::seconds_range()));
+    if (item.has("preprocess_s")) d.preprocess = from_seconds(item["preprocess_s"].as<double>(yaml::seconds_range()));
     if (item.has("samples")) d.samples = item["samples"].as<std::uint32_t>({.min = 1});
     read_pricing(item, d);
     s.datasets.push_back(std::move(d));

@@ -69,8 +69,7 @@ Scenario read_scenario(const yaml::Node& root) {
   s.outcomes = policy_block(root["outcomes"], "outcomes", "trace", s.seed);
   s.failures = policy_block(root["failures"], "failures", "none", s.seed);
   s.recovery = policy_block(root["recovery"], "recovery", "none", s.seed);
-  s.timeline_interval =
-      from_seconds(root.get<double>("timeline_interval_s", 600.0, {.min = 1.0, .max = to_seconds(kMaxSpan)}));
+  s.timeline_interval = from_seconds(root.get<double>("timeline_interval_s", 600.0, yaml::seconds_range(1.0)));
   s.skip_bad_rows = root.get<bool>("skip_bad_rows", false);
   return s;
 }

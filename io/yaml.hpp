@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/time.hpp"
 
 namespace acmesim::yaml {
 
@@ -31,6 +32,11 @@ struct Range {
   std::optional<T> min = std::nullopt;
   std::optional<T> max = std::nullopt;
 };
+
+/// A duration setting, in seconds or hours: from `min` to ten years (kMaxSpan), so that it
+/// converts to milliseconds and adds to a time without overflow.
+inline Range<double> seconds_range(double min = 0) { return {min, to_seconds(kMaxSpan)}; }
+inline Range<double> hours_range(double min = 0) { return {min, to_seconds(kMaxSpan) / 3600}; }
 
 struct Entry;
 

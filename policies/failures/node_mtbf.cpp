@@ -45,9 +45,11 @@ class NodeMtbf final : public FailureModel {
         // [SuperBench + LANL; est]: 60 % soft repairs (median 1 h, sigma 1.0), 40 % hard
         // (on-prem preset: median 2 days, sigma 1.0).
         soft_share_{args.number("repair_soft_share", 0.6, Range{0, 1}, "share of repairs that are soft (reboot)")},
-        soft_median_h_{args.number("repair_soft_median_h", 1.0, Range::above(0), "median soft repair, hours")},
+        soft_median_h_{
+            args.number("repair_soft_median_h", 1.0, Range::duration(0, 3600, true), "median soft repair, hours")},
         soft_sigma_{args.number("repair_soft_sigma", 1.0, Range::above(0), "log-normal sigma of soft repairs")},
-        hard_median_h_{args.number("repair_hard_median_h", 48.0, Range::above(0), "median hard repair, hours")},
+        hard_median_h_{
+            args.number("repair_hard_median_h", 48.0, Range::duration(0, 3600, true), "median hard repair, hours")},
         hard_sigma_{args.number("repair_hard_sigma", 1.0, Range::above(0), "log-normal sigma of hard repairs")} {
     // [Acme Table 3; derived]: kinds of hardware failures, Acme Table 3 counts of the
     // hardware-like rows (NVLink 54, CUDA 21, NodeFailure 16, ECC 12).

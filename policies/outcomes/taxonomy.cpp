@@ -123,16 +123,17 @@ class Taxonomy final : public OutcomeModel {
                               "how a failure's reason is picked within its category") == "systematic"},
         reason_rng_{args.rng("reasons")},
         // [Acme Table 3; est]: script TTF log-normal, median 1.5 min, sigma 1.0.
-        script_{
-            std::log(args.number("script_median_min", 1.5, Range::above(0), "median minutes to a script error") / 60.0),
-            args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
+        script_{std::log(args.number("script_median_min", 1.5, Range::duration(0, 60, true),
+                                     "median minutes to a script error") /
+                         60.0),
+                args.number("script_sigma", 1.0, Range::above(0), "log-normal sigma of script errors")},
         // [Acme Table 3; est]: framework TTF log-normal, median 5 min, sigma 2.0 (tail to hours).
-        framework_{
-            std::log(args.number("framework_median_min", 5.0, Range::above(0), "median minutes to a framework error") /
-                     60.0),
-            args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
+        framework_{std::log(args.number("framework_median_min", 5.0, Range::duration(0, 60, true),
+                                        "median minutes to a framework error") /
+                            60.0),
+                   args.number("framework_sigma", 2.0, Range::above(0), "log-normal sigma of framework errors")},
         // [Acme §5; est]: ConnectionError log-normal, median 10 min, sigma 1.5.
-        connection_{std::log(args.number("connection_median_min", 10.0, Range::above(0),
+        connection_{std::log(args.number("connection_median_min", 10.0, Range::duration(0, 60, true),
                                          "median minutes to a ConnectionError") /
                              60.0),
                     args.number("connection_sigma", 1.5, Range::above(0), "log-normal sigma of ConnectionErrors")},

@@ -22,14 +22,14 @@ class AutoRecovery final : public RecoveryPolicy {
         person_{args},
         rng_{args.rng()},
         // [ByteRobust; est]: an explicit error is detected in ~30 s.
-        detect_{from_seconds(args.number("auto_detect_s", 30.0, Range::at_least(0), "seconds to detect a failure"))},
+        detect_{from_seconds(args.number("auto_detect_s", 30.0, Range::duration(0, 1), "seconds to detect a failure"))},
         // [MegaScale; est]: diagnosis + isolation ~3 min in total (MegaScale < 10 min);
         // our split: 2 min of log diagnosis, then two NCCL test rounds of 45 s.
-        diagnose_{from_seconds(args.number("diagnose_s", 120.0, Range::at_least(0), "seconds of log diagnosis"))},
+        diagnose_{from_seconds(args.number("diagnose_s", 120.0, Range::duration(0, 1), "seconds of log diagnosis"))},
         // [Acme §6.1]: two rounds (pairs, then suspects paired with good nodes); the
         // pairs of a round run in parallel, so the test takes two round times whatever the size.
         nccl_round_{from_seconds(
-            args.number("nccl_round_s", 45.0, Range::at_least(0), "seconds per round of the two-round NCCL test"))},
+            args.number("nccl_round_s", 45.0, Range::duration(0, 1), "seconds per round of the two-round NCCL test"))},
         // [Acme §6.1]: manual intervention reduced by ~90 %.
         manual_share_{args.number("manual_share", 0.1, Range{0, 1}, "share of failures that still need a person")} {}
   bool covers(const JobSpec& job) const override { return checkpoints_.covers(job); }

@@ -12,8 +12,8 @@ CheckpointModel::CheckpointModel(const PolicyArgs& args) {
   if (types.empty()) args.invalid("types", "a non-empty list of job types, e.g. [Pretrain, SFT]");
   types_.insert(types.begin(), types.end());
   // [Acme §6.1]: the FT system checkpoints every 30 minutes.
-  fixed_interval_ =
-      from_seconds(60.0 * args.number("interval_min", 30.0, Range::above(0), "minutes between checkpoints"));
+  fixed_interval_ = from_seconds(
+      60.0 * args.number("interval_min", 30.0, Range::duration(0, 60, true), "minutes between checkpoints"));
   const std::string rule = args.word("interval", "fixed", {"fixed", "young", "daly"},
                                      "fixed: interval_min; young or daly: the optimum for the job's size [Daly]");
   rule_ = rule == "young" ? Rule::Young : rule == "daly" ? Rule::Daly : Rule::Fixed;
@@ -43,12 +43,12 @@ CheckpointModel::CheckpointModel(const PolicyArgs& args) {
   node_storage_gbps_ = args.number("node_storage_gbps", 3.125, Range::above(0), "GB/s of one node's path to storage");
   // [Acme §6.1; derived]: a fixed 12 s per snapshot, solved from the 3.6x of the 7B model; the
   // copy itself runs at PCIe speed [PCIe4; est], so the 123B ratio is a prediction.
-  snapshot_s_ = args.number("snapshot_s", 12.0, Range::at_least(0), "fixed seconds of an async snapshot");
+  snapshot_s_ = args.number("snapshot_s", 12.0, Range::duration(0, 1), "fixed seconds of an async snapshot");
   pcie_gbps_ = args.number("pcie_gbps", 25.0, Range::above(0), "GB/s per GPU of the copy to host memory");
   // [Acme Table 1]: 200 Gb/s HDR InfiniBand per node, for restores from a peer's memory.
   peer_gbps_ = args.number("peer_gbps", 25.0, Range::above(0), "GB/s per node between host memories");
   // [MegaScale + RSC; est]: 2 min of initialisation at each restart.
-  init_s_ = args.number("init_s", 120.0, Range::at_least(0), "seconds of initialisation at each restart");
+  init_s_ = args.number("init_s", 120.0, Range::duration(0, 1), "seconds of initialisation at each restart");
 }
 
 double CheckpointModel::size_gb(const JobSpec& job) const {
@@ -99,11 +99,13 @@ Duration CheckpointModel::restart_overhead(const JobSpec& job) const {
 
 Responder::Responder(const PolicyArgs& args)
     // [est]: a crash is noticed within about a minute.
-    : detect_{from_seconds(args.number("detect_s", 60.0, Range::at_least(0), "seconds until a person notices"))},
+    : detect_{from_seconds(args.number("detect_s", 60.0, Range::duration(0, 1), "seconds until a person notices"))},
       // [Acme Table 3, Fig 14; est]: response log-normal, median 40 min by day, 120 min at night
       // (00-08 local), sigma 0.8; mean ~92 min overall, as Table 3's 78-96 min time to restart.
-      day_median_min_{args.number("day_median_min", 40.0, Range::above(0), "median response by day, minutes")},
-      night_median_min_{args.number("night_median_min", 120.0, Range::above(0), "median response at night, minutes")},
+      day_median_min_{
+          args.number("day_median_min", 40.0, Range::duration(0, 60, true), "median response by day, minutes")},
+      night_median_min_{
+          args.number("night_median_min", 120.0, Range::duration(0, 60, true), "median response at night, minutes")},
       sigma_{args.number("response_sigma", 0.8, Range::at_least(0), "log-normal sigma of the response")},
       night_start_h_{args.whole("night_start_h", 0, Range{0, 24}, "local hour the night starts")},
       night_end_h_{args.whole("night_end_h", 8, Range{0, 24}, "local hour the night ends")} {}

@@ -28,9 +28,9 @@ class FairShare final : public Scheduler {
  public:
   explicit FairShare(const PolicyArgs& args)
       // Slurm defaults (slurm.conf): PriorityDecayHalfLife=7-0 (7 days), PriorityCalcPeriod=5 (minutes).
-      : half_life_s_{args.number("half_life_s", 7.0 * 86400.0, Range::above(0),
+      : half_life_s_{args.number("half_life_s", 7.0 * 86400.0, Range::duration(0, 1, true),
                                  "seconds for past usage to count half (Slurm's PriorityDecayHalfLife)")},
-        period_{from_seconds(args.number("recalc_period_s", 300.0, Range::above(0),
+        period_{from_seconds(args.number("recalc_period_s", 300.0, Range::duration(0, 1, true),
                                          "seconds between priority recalculations (Slurm's PriorityCalcPeriod)"))} {
     // A period under half a millisecond rounds to none.
     if (period_ <= Duration{0}) args.invalid("recalc_period_s", "a number of seconds >= 0.001");

@@ -26,7 +26,7 @@ class Las final : public Scheduler {
  public:
   explicit Las(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s mean preemption overhead; our default 60 s.
-      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::duration(0, 1),
                                            "seconds a preempted job pays at its next start"))} {
     // Lucid's Tiresias baseline [Lucid]: two queues split at 18,000 GPU-seconds.
     const std::vector<double> thresholds =

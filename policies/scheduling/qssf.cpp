@@ -24,7 +24,7 @@ class Qssf final : public Scheduler {
   explicit Qssf(const PolicyArgs& args)
       : predictor_{args.whole("history", 5, Range::at_least(1), "a user's last ended jobs the prediction averages"),
                    // our model, not from the paper: one hour until any job has ended
-                   from_seconds(args.number("default_duration_s", 3600.0, Range::at_least(0),
+                   from_seconds(args.number("default_duration_s", 3600.0, Range::duration(0, 1),
                                             "predicted seconds before any job has ended"))} {}
 
   void enqueue(const JobSpec& job) override { insert(job, Duration{0}); }

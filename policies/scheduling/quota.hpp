@@ -110,7 +110,7 @@ class Preemptor {
   explicit Preemptor(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4): 62 s mean preemption overhead; our estimate [Acme §6.1; est]: 1-2 min to
       // reload a 7B checkpoint. Our default: 60 s.
-      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::duration(0, 1),
                                            "seconds a preempted job pays at its next start"))} {}
 
   /// The best-effort `job` has just started; `low`: of a low-priority type.

@@ -25,7 +25,7 @@ class RuntimeEstimate {
     // [Acme Table 2]: the longest Seren GPU job ran 1,209,604 s (14 days): the
     // default limit of every type is 14 days.
     limits_.fill(seconds(14 * 86400));
-    if (const auto limits = args.per_job_type<double>("type_limits_s", "1209600 for every type", Range::at_least(0),
+    if (const auto limits = args.per_job_type<double>("type_limits_s", "1209600 for every type", Range::duration(0, 1),
                                                       "estimate in seconds per job type (estimate: type_limit)")) {
       for (const auto& [type, limit_s] : *limits) limits_[static_cast<std::size_t>(type)] = from_seconds(limit_s);
     }

@@ -158,7 +158,7 @@ class Slurm final : public Scheduler {
         weight_size_{args.number("weight_job_size", 1000, Range::at_least(0),
                                  "PriorityWeightJobSize (factor: GPUs / cluster GPUs)")},
         // Slurm's default PriorityMaxAge is 7-0 (7 days).
-        max_age_{from_seconds(args.number("max_age_s", 604800, Range::above(0),
+        max_age_{from_seconds(args.number("max_age_s", 604800, Range::duration(0, 1, true),
                                           "PriorityMaxAge: age at which the age factor reaches 1"))},
         cpu_nodes_only_{args.word("cpu_partition", "cpu_nodes", {"cpu_nodes", "all"},
                                   "where CPU-only jobs run: the CPU-only nodes (if any) or any node") == "cpu_nodes"},

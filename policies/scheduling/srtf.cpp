@@ -21,7 +21,7 @@ class Srtf final : public Scheduler {
   explicit Srtf(const PolicyArgs& args)
       // Tiresias (NSDI'19, §5.2.4) measured 62 s average preemption overhead (as quoted in [Lucid]'s
       // docstring); we estimate 1-2 min to reload a 7B checkpoint [Acme §6.1; est]. Our default: 60 s.
-      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::at_least(0),
+      : overhead_{from_seconds(args.number("restart_overhead_s", 60.0, Range::duration(0, 1),
                                            "seconds a preempted job pays at its next start"))} {}
 
   void enqueue(const JobSpec& job) override { queue_.insert({job.runtime, job.submitted, job.id}); }

@@ -26,9 +26,6 @@ using SimTime = SimClock::time_point;
 /// Whole seconds, the unit of AcmeTrace and of our YAML.
 constexpr Duration seconds(std::int64_t s) { return Duration{s * 1000}; }
 
-/// Seconds as written in YAML (may be fractional); rounded to the nearest millisecond.
-inline Duration from_seconds(double s) { return Duration{static_cast<std::int64_t>(std::llround(s * 1000.0))}; }
-
 /// For outputs only: floating point never flows back into the simulation.
 constexpr double to_seconds(Duration d) { return static_cast<double>(d.count()) / 1000.0; }
 constexpr double to_seconds(SimTime t) { return to_seconds(t.time_since_epoch()); }
@@ -39,6 +36,21 @@ constexpr double to_hours(Duration d) { return to_seconds(d) / 3600.0; }
 /// run bounded (the timeline samples it), and sums of many such spans stay far from the int64
 /// limit of milliseconds (292 million years).
 inline constexpr Duration kMaxSpan = seconds(std::int64_t{10} * 365 * 86400);
+/// Longer than any run (a thousand years, a hundred times kMaxSpan) and far from the int64 limit
+/// of milliseconds, so that sums of a few never overflow: what from_seconds() gives for a
+/// duration beyond it.
+inline constexpr Duration kNever = seconds(std::int64_t{1000} * 365 * 86400);
+
+/// Seconds as written in YAML (may be fractional); rounded to the nearest millisecond.
+/// Settings are checked against kMaxSpan where they are read; a duration derived from them (a
+/// size over a tiny bandwidth, the tail of a distribution) saturates at kNever instead of
+/// overflowing, and NaN reads as kNever too.
+inline Duration from_seconds(double s) {
+  const double ms = s * 1000.0;
+  if (!(ms < static_cast<double>(kNever.count()))) return ms < 0 ? -kNever : kNever;  // NaN: not < anything
+  if (ms < -static_cast<double>(kNever.count())) return -kNever;
+  return Duration{static_cast<std::int64_t>(std::llround(ms))};
+}
 
 constexpr SimTime at_ms(std::int64_t ms) { return SimTime{Duration{ms}}; }
 

@@ -17,6 +17,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/core/time.hpp"
 #include "sim/model/failure.hpp"
 #include "sim/model/job.hpp"
 
@@ -56,6 +57,11 @@ struct Range {
   // Finite numbers from `v` on (a duration or a rate of .inf would break the arithmetic).
   static Range at_least(double v) { return Range{v, std::numeric_limits<double>::infinity(), false, true}; }
   static Range above(double v) { return Range{v, std::numeric_limits<double>::infinity(), true, true}; }
+  /// A duration in units of `unit_s` seconds, from `v` (above it if `open`) to ten years
+  /// (kMaxSpan), so that it converts to milliseconds and adds to a time without overflow.
+  static Range duration(double v, double unit_s, bool open = false) {
+    return Range{v, to_seconds(kMaxSpan) / unit_s, open, false};
+  }
   bool contains(double v) const;
   /// "in [0, 1]", ">= 0", "> 0", "in (0, 1)", or "" for any value.
   std::string text() const;

@@ -349,6 +349,8 @@ std::vector<BadInput> scenario_cases() {
        "s.yaml:3:22: timeline_interval_s: expected a number in [1, 315360000], found '.nan'"},
       {"timeline interval beyond ten years", with(kScenario + "timeline_interval_s: 1e16\n"), kRunTrace, 2,
        "timeline_interval_s: expected a number in [1, 315360000], found '1e16'"},
+      {"a policy duration beyond ten years", with(kScenario + "scheduler: {name: srtf, restart_overhead_s: 1e300}\n"),
+       kRunTrace, 2, "scheduler.restart_overhead_s: expected a number in [0, 315360000], found '1e300'"},
   };
 }
 
@@ -398,6 +400,12 @@ std::vector<BadInput> command_line_cases() {
        2,
        "--model-gb: expected a number in [0.001, 100000], found '1e7'"},
       {"eval-cluster -o naming a file", {{"out", "a file"}}, "eval-cluster -o out", 2, "error: out: Not a directory"},
+      {"an evaluation suite with an absurd checkpoint size",
+       {{"suite.yaml",
+         "name: x\nreference_checkpoint_gb: 1e130\ndatasets: [{name: a, inference_s: 1, metric_s: 1}]\n"}},
+       "eval-bench --suite suite.yaml",
+       2,
+       "suite.yaml:2:26: reference_checkpoint_gb: expected a number in [0.001, 100000], found '1e130'"},
       {"stats of a missing file", {}, "stats none.csv", 2, "none.csv"},
       {"failures with an absurd GPU time",
        {{"f.csv", "job_id,gpu_num,failure_log\n1,8,NVLinkError:1e300\n"}},

@@ -1,6 +1,7 @@
 #include "sim/core/time.hpp"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <optional>
 
 using namespace acmesim;
@@ -28,4 +29,19 @@ TEST_CASE("An OptionalTime holds a time or none in 8 bytes and answers as std::o
   }
   CHECK(OptionalTime(std::optional<SimTime>{}) == none);
   CHECK(OptionalTime(std::optional<SimTime>{at_ms(7)}) == at_ms(7));
+}
+
+TEST_CASE("from_seconds rounds to the millisecond and saturates at a thousand years, NaN included") {
+  CHECK(from_seconds(1.5) == Duration{1500});
+  CHECK(from_seconds(0.0004) == Duration{0});
+  CHECK(from_seconds(-2.0) == Duration{-2000});
+  CHECK(from_seconds(to_seconds(kMaxSpan)) == kMaxSpan);
+  // A derived duration past any run (a size over a tiny bandwidth) is "never", not an overflow.
+  CHECK(from_seconds(1e300) == kNever);
+  CHECK(from_seconds(std::numeric_limits<double>::infinity()) == kNever);
+  CHECK(from_seconds(std::numeric_limits<double>::quiet_NaN()) == kNever);
+  CHECK(from_seconds(-1e300) == -kNever);
+  CHECK(from_seconds(-std::numeric_limits<double>::infinity()) == -kNever);
+  // Sums of a few stay far from the int64 limit of milliseconds.
+  CHECK(kNever.count() < std::numeric_limits<std::int64_t>::max() / 1000);
 }

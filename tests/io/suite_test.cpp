@@ -35,9 +35,9 @@ TEST_CASE("a suite file names the line and column of an unknown or malformed key
         "s.yaml:2:44: datasets[0]: expected a known key (name, samples, inference_s, preprocess_s, metric_s, "
         "template, labels, long_chain, note), found 'inferense_s' (did you mean 'inference_s'?)");
   CHECK(error_of("datasets:\n  - {name: a, inference_s: fast, metric_s: 1}\n") ==
-        "s.yaml:2:28: dataset 'a'.inference_s: expected a number >= 0, found 'fast'");
+        "s.yaml:2:28: dataset 'a'.inference_s: expected a number in [0, 315360000], found 'fast'");
   CHECK(error_of("datasets:\n  - {name: a, inference_s: 1}\n") ==
-        "s.yaml:2:5: dataset 'a'.metric_s: expected a number >= 0 (a required key), found ''");
+        "s.yaml:2:5: dataset 'a'.metric_s: expected a number in [0, 315360000] (a required key), found ''");
   CHECK(error_of("datasets:\n  - {name: a, inference_s: 1, metric_s: 1, samples: 2.5}\n") ==
         "s.yaml:2:53: dataset 'a'.samples: expected a whole number >= 1, found '2.5'");
   CHECK(error_of("model_init: 3\n").rfind("s.yaml:1:1: suite: expected a known key (", 0) == 0);

@@ -84,7 +84,7 @@ TEST_CASE("acme's quota_share outside [0, 1] is rejected at the value's file:lin
 
 TEST_CASE("a parameter of the wrong type is an error naming its place") {
   CHECK(scheduler_error(kBase + "scheduler: {name: las, restart_overhead_s: soon}\n") ==
-        "dir/x.yaml:3:44: scheduler.restart_overhead_s: expected a number >= 0, found 'soon'");
+        "dir/x.yaml:3:44: scheduler.restart_overhead_s: expected a number in [0, 315360000], found 'soon'");
   CHECK(scheduler_error(kBase + "scheduler: {name: las, thresholds_gpu_s: 800}\n") ==
         "dir/x.yaml:3:42: scheduler.thresholds_gpu_s: expected a list of numbers > 0, found '800'");
   CHECK(scheduler_error(kBase + "scheduler: {name: acme, preemption: maybe}\n") ==

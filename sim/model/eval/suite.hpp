@@ -43,6 +43,10 @@ struct EvalDataset {
 /// "gen", "clp" or "ppl", as the suite YAML writes it.
 std::string_view name(PromptTemplate t);
 
+/// The largest checkpoint the evaluation model takes, in GB (100 TB): far beyond any model, and
+/// small enough that its bytes, and the seconds to load them, stay exact integers.
+inline constexpr double kMaxCheckpointGb = 100'000;
+
 struct EvalSuite {
   std::string name;
   std::string source;  // file, for messages
