@@ -52,7 +52,7 @@ EvalClusterConfig read_config(const yaml::Node& root, const std::vector<Scenario
   c.scenario = parse_scenario_at(scenario_path, yaml::read_file(scenario_path, "scenario"), "", overrides);
   c.suite = load_eval_suite(root.required("suite", "a file path").as_path("a file path"));
 
-  c.checkpoint_bytes = std::llround(root.get<double>("model_gb", 14.6, {.min = 0.001, .max = kMaxCheckpointGb}) * 1e9);
+  c.checkpoint_bytes = checkpoint_bytes(root.get<double>("model_gb", 14.6, {.min = 0.001, .max = kMaxCheckpointGb}));
   c.checkpoint_interval = from_seconds(root.get<double>("checkpoint_interval_h", 4, yaml::hours_range(0.01)) * 3600);
   c.min_pretrain_gpus = root.get<int>("min_pretrain_gpus", 64, {.min = 1});
   c.plan_nodes = root.get<int>("plan_nodes", 4, {.min = 1});

@@ -48,8 +48,8 @@ EvalSuite read_suite(const yaml::Node& root) {
   s.source = root.file();
   s.name = root.get<std::string>("name", root.file());
   if (root.has("reference_checkpoint_gb")) {
-    const double gb = root["reference_checkpoint_gb"].as<double>({.min = 0.001, .max = kMaxCheckpointGb});
-    s.reference_checkpoint_bytes = static_cast<std::int64_t>(gb * 1e9 + 0.5);
+    s.reference_checkpoint_bytes =
+        checkpoint_bytes(root["reference_checkpoint_gb"].as<double>({.min = 0.001, .max = kMaxCheckpointGb}));
   }
   if (root.has("model_init_s")) s.model_init = from_seconds(root["model_init_s"].as<double>(yaml::seconds_range()));
 

@@ -77,7 +77,7 @@ std::vector<EvalBenchRow> eval_bench(const EvalBenchArgs& args, const EvalSuite&
     throw input_error("command line", "--noise", "a sigma >= 0", fmt::format("{}", args.noise_sigma));
   if (args.runs < 1) throw input_error("command line", "--runs", "a whole number >= 1", fmt::format("{}", args.runs));
   EvalRequest request;
-  request.checkpoint_bytes = static_cast<std::int64_t>(std::llround(args.model_gb * 1e9));
+  request.checkpoint_bytes = checkpoint_bytes(args.model_gb);
   request.suite = &suite;
   EvalHardware hardware;
   hardware.storage_nic_bits_per_s = static_cast<std::int64_t>(std::llround(args.nic_gbps * 1e9));

@@ -126,7 +126,7 @@ class ConservativeBackfill final : public Scheduler {
     // Idle GPUs are the profile's free ones plus those reserved for now (not yet taken); a
     // node that failed or came back breaks this.
     int reserved_now = 0;
-    const SimTime next_step = profile_.size() > 1 ? profile_[1].at : SimTime::max();
+    const SimTime next = next_step();
     for (const Planned& p : planned_) {
       if (p.gpus == 0) continue;
       // A job blocked by fragments was reserved at the first slot from the step after its
@@ -136,7 +136,7 @@ class ConservativeBackfill final : public Scheduler {
       // on was tried then and still fails, and the old slot still works, so the answer is the
       // same unless a step now begins between now and that old first step: a slot there is
       // new. (If the job fits now, follow_plan() rebuilds.)
-      if (p.fragments && next_step < p.searched_from) return false;
+      if (p.fragments && next < p.searched_from) return false;
       if (p.start < now) return false;  // a reservation that did not start when due
       if (p.start == now) reserved_now += p.gpus;
     }
@@ -165,15 +165,17 @@ class ConservativeBackfill final : public Scheduler {
       if (p.started) continue;
       ++in_window;
       const bool cpu_only = p.gpus == 0;
+      const bool due = !cpu_only && p.start == now;
       // Reserved later: the reservation stands, unless the job was blocked by fragments and
       // fits now (a plan from scratch might start it).
-      if (!cpu_only && p.start != now && !p.fragments) continue;
+      const bool later = !cpu_only && !due;
+      if (later && !p.fragments) continue;
       const auto where = memo.fit(pass, p.key.second);
       if (!where) {
-        if (cpu_only || p.start != now) continue;  // waits, as in a plan from scratch
-        return false;                              // reserved for now but no nodes: the plan was wrong
+        if (!due) continue;  // waits, as in a plan from scratch
+        return false;        // reserved for now but no nodes: the plan was wrong
       }
-      if (!cpu_only && p.start != now) return false;  // blocked by fragments, fits now
+      if (later) return false;  // blocked by fragments, fits now
       start(pass, p.key.second, *where);
       queue_.erase(p.key);
       p.started = true;
@@ -202,7 +204,7 @@ class ConservativeBackfill final : public Scheduler {
           it = queue_.erase(it);
           continue;
         }
-        planned_.push_back(Planned{*it, 0, pass.now(), false, SimTime::max()});
+        planned_.push_back(Planned{*it, 0, pass.now(), false});
         ++it;
         continue;
       }
@@ -217,7 +219,7 @@ class ConservativeBackfill final : public Scheduler {
           continue;
         }
         fragments = true;
-        searched_from = profile_.size() > 1 ? profile_[1].at : SimTime::max();
+        searched_from = next_step();
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
       if (slot < profile_.size()) {
@@ -240,6 +242,8 @@ class ConservativeBackfill final : public Scheduler {
     // the next pass on (a plan from scratch builds its steps at the start of a pass).
     if (pass.job(job).demand.gpus == 0) unsplit_ends_.push_back(end);
   }
+  /// The time of the profile's first step after its start (max() if it has one step).
+  SimTime next_step() const { return profile_.size() > 1 ? profile_[1].at : SimTime::max(); }
   /// Adds a step at `at` with the free GPUs of the step it falls in, unless `at` is not
   /// after the plan's start or a step begins there. O(steps) (the move).
   void split_at(SimTime at) {

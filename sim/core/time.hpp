@@ -47,7 +47,7 @@ inline constexpr Duration kNever = seconds(std::int64_t{1000} * 365 * 86400);
 /// overflowing, and NaN reads as kNever too.
 inline Duration from_seconds(double s) {
   const double ms = s * 1000.0;
-  if (!(ms < static_cast<double>(kNever.count()))) return ms < 0 ? -kNever : kNever;  // NaN: not < anything
+  if (!(ms < static_cast<double>(kNever.count()))) return kNever;  // NaN too: it is not < anything
   if (ms < -static_cast<double>(kNever.count())) return -kNever;
   return Duration{static_cast<std::int64_t>(std::llround(ms))};
 }

@@ -16,6 +16,7 @@
 /// by (the `coupled` policy's partitioning [OpenCompass SizePartitioner]); `template` defaults
 /// to gen, `labels` is required with ppl and refused otherwise, `long_chain` defaults to false.
 /// Unknown keys are errors naming the valid ones; every error says file:line:col.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -46,6 +47,8 @@ std::string_view name(PromptTemplate t);
 /// The largest checkpoint the evaluation model takes, in GB (100 TB): far beyond any model, and
 /// small enough that its bytes, and the seconds to load them, stay exact integers.
 inline constexpr double kMaxCheckpointGb = 100'000;
+/// A checkpoint's size in GB (at most kMaxCheckpointGb) as bytes, rounded to the nearest.
+inline std::int64_t checkpoint_bytes(double gb) { return std::llround(gb * 1e9); }
 
 struct EvalSuite {
   std::string name;
