@@ -22,8 +22,16 @@ namespace {
 /// their order is that of (static - weight_age x submit / max_age) and never changes; jobs past
 /// max_age all have the full age term and are ordered by their static part. Two ordered sets
 /// hold the two groups, and iteration merges them by current priority (ties: earlier
-/// submission, then lower id). Cost: O(log q) per insert and erase; age() O(log q) per job that
-/// crosses max_age, once per job.
+/// submission, then lower id).
+///
+/// A walk visits at most `limit` jobs, so it only ever needs each group's first `limit`
+/// entries. Each group keeps them (its front) as an array of iterators into its set, in order,
+/// and a walk merges the two arrays: reading an array in order, where walking a red-black tree
+/// chased a chain of dependent pointers at every step (a quarter of an overloaded run). Cost:
+/// insert and erase O(log q), plus O(f) to move the front's iterators when the entry is among the
+/// f <= 2 x limit of the front; a walk O(visited), plus O(1) amortized per entry that joins the
+/// front from the set (each joins once); age() O(log q) per job that crosses max_age, once per
+/// job.
 class PriorityQueue {
  public:
   /// What the look-ahead asks of a queued job, kept in its entry so a walk does not fetch the
@@ -48,9 +56,11 @@ class PriorityQueue {
       return std::tie(a.key, a.submitted, a.job) < std::tie(b.key, b.submitted, b.job);
     }
   };
-  using Set = std::set<Entry, Before>;
 
-  PriorityQueue(double weight_age, Duration max_age) : weight_age_{weight_age}, max_age_{max_age} {}
+  /// `keep_fronts` false: every walk rebuilds the fronts from the sets (the reference the kept
+  /// fronts are tested against).
+  PriorityQueue(double weight_age, Duration max_age, bool keep_fronts)
+      : weight_age_{weight_age}, max_age_{max_age}, keep_fronts_{keep_fronts} {}
 
   void insert(JobId job, SimTime submitted, double static_priority, const Facts& facts, SimTime now) {
     if (now - submitted >= max_age_) {
@@ -67,9 +77,7 @@ class PriorityQueue {
     while (!by_submit_.empty() && now - std::get<SimTime>(*by_submit_.begin()) >= max_age_) {
       const auto [submitted, job, key] = *by_submit_.begin();
       by_submit_.erase(by_submit_.begin());
-      const auto it = young_.find(Entry{key, submitted, job, 0.0, {}});
-      Entry moved = *it;
-      young_.erase(it);
+      Entry moved = young_.erase(Entry{key, submitted, job, 0.0, {}});
       moved.key = -(moved.static_priority + weight_age_);
       old_.insert(moved);
     }
@@ -81,35 +89,96 @@ class PriorityQueue {
   /// started) and false to keep it; the walk stops after `limit` jobs.
   template <class Visit>
   void walk(SimTime now, int limit, Visit visit) {
-    auto y = young_.begin();
-    auto o = old_.begin();
+    const std::size_t cap = static_cast<std::size_t>(std::max(limit, 0));
+    const Group::Front& young = young_.front(cap, keep_fronts_);
+    const Group::Front& old = old_.front(cap, keep_fronts_);
+    std::size_t y = 0;
+    std::size_t o = 0;
     // A young job's priority now is -key + lift; a capped one's is -key.
     const double lift = weight_age_ * age_share(now.time_since_epoch());
-    for (int seen = 0; seen < limit && (y != young_.end() || o != old_.end()); ++seen) {
-      bool take_young = o == old_.end();
-      if (y != young_.end() && o != old_.end()) {
-        const double py = -y->key + lift;
-        const double po = -o->key;
-        take_young = py != po ? py > po : std::pair{y->submitted, y->job} < std::pair{o->submitted, o->job};
+    for (int seen = 0; seen < limit && (y < young.size() || o < old.size()); ++seen) {
+      bool take_young = o == old.size();
+      if (y < young.size() && o < old.size()) {
+        const Entry& a = *young[y];
+        const Entry& b = *old[o];
+        const double py = -a.key + lift;
+        const double po = -b.key;
+        take_young = py != po ? py > po : std::pair{a.submitted, a.job} < std::pair{b.submitted, b.job};
       }
       if (take_young) {
-        if (visit(*y)) {
-          by_submit_.erase({y->submitted, y->job, y->key});
-          y = young_.erase(y);
-        } else {
-          ++y;
+        if (visit(*young[y])) {
+          by_submit_.erase({young[y]->submitted, young[y]->job, young[y]->key});
+          young_.erase_in_walk(y);
         }
+        ++y;
       } else {
-        if (visit(*o)) {
-          o = old_.erase(o);
-        } else {
-          ++o;
-        }
+        if (visit(*old[o])) old_.erase_in_walk(o);
+        ++o;
       }
     }
+    young_.end_walk();
+    old_.end_walk();
   }
 
  private:
+  /// One group: its entries in order, and its first ones (the front) as an array of the set's
+  /// iterators. Invariant: front_ holds the first front_.size() entries of set_, in order (a
+  /// walk marks those it removes with end() until end_walk()).
+  class Group {
+   public:
+    using Set = std::set<Entry, Before>;
+    using Front = std::vector<typename Set::const_iterator>;
+
+    void insert(const Entry& e) {
+      const bool whole = front_.size() == set_.size();
+      const auto added = set_.insert(e).first;
+      // Behind the front (or no front yet): only the set holds it.
+      if (!whole && (front_.empty() || !Before{}(e, *front_.back()))) return;
+      front_.insert(std::ranges::upper_bound(front_, e, Before{}, deref), added);
+      // Bounds the moves of later inserts; the set still holds what is cut.
+      if (front_.size() > kFrontSlack * cap_ + 64) front_.resize(kFrontSlack * cap_ + 64);
+    }
+    /// Removes the entry ordered as `key` and returns it.
+    Entry erase(const Entry& key) {
+      const auto it = set_.find(key);
+      const Entry found = *it;
+      if (!front_.empty() && !Before{}(*front_.back(), found)) {
+        front_.erase(std::ranges::lower_bound(front_, found, Before{}, deref));
+      }
+      set_.erase(it);
+      return found;
+    }
+    /// The front with at least `cap` entries (or every entry); `kept` false: rebuilt.
+    const Front& front(std::size_t cap, bool kept) {
+      cap_ = cap;
+      if (!kept) front_.clear();
+      if (front_.size() < cap && front_.size() < set_.size()) {
+        auto it = front_.empty() ? set_.begin() : std::next(front_.back());
+        for (; front_.size() < cap && it != set_.end(); ++it) front_.push_back(it);
+      }
+      return front_;
+    }
+    /// During a walk: the entry at front position `i` leaves the queue.
+    void erase_in_walk(std::size_t i) {
+      set_.erase(front_[i]);
+      front_[i] = set_.end();
+      erased_ = true;
+    }
+    void end_walk() {
+      if (erased_) std::erase(front_, set_.cend());
+      erased_ = false;
+    }
+    bool empty() const { return set_.empty(); }
+
+   private:
+    static constexpr std::size_t kFrontSlack = 2;  // our choice: the front may hold 2 x limit (+64)
+    static const Entry& deref(typename Set::const_iterator it) { return *it; }
+    Set set_;
+    Front front_;
+    std::size_t cap_ = 0;  // the last walk's limit
+    bool erased_ = false;
+  };
+
   using Submit = std::tuple<SimTime, JobId, double>;  // (submitted, job, young key)
   double age_share(Duration since_epoch) const {
     return static_cast<double>(since_epoch.count()) / static_cast<double>(max_age_.count());
@@ -117,8 +186,9 @@ class PriorityQueue {
 
   double weight_age_;
   Duration max_age_;
-  Set young_;  // age below max_age: key = -(static - weight_age x submit / max_age)
-  Set old_;    // age at max_age: key = -(static + weight_age)
+  bool keep_fronts_;
+  Group young_;  // age below max_age: key = -(static - weight_age x submit / max_age)
+  Group old_;    // age at max_age: key = -(static + weight_age)
   std::set<Submit> by_submit_;
 };
 
@@ -139,8 +209,9 @@ class PriorityQueue {
 ///   starts only by the EASY rule (Reservation). The reservation counts GPUs, not nodes.
 /// Cost per pass: O(k) to refresh the k in-quota running jobs, O(log q) per start and per job
 /// crossing max_age, O(v) per v victims, O(r) for the reservation over the r running jobs that
-/// end before the shadow time, O(max_job_test) look-ahead per partition, mostly answered by
-/// FitMemo.
+/// end before the shadow time, O(max_job_test) look-ahead per partition over PriorityQueue's
+/// fronts: most jobs are turned away by the quota, the reservation or FitMemo without leaving
+/// the walk (try_start() is the rest).
 class Slurm final : public Scheduler {
  public:
   explicit Slurm(const PolicyArgs& args)
@@ -162,8 +233,11 @@ class Slurm final : public Scheduler {
                                           "PriorityMaxAge: age at which the age factor reaches 1"))},
         cpu_nodes_only_{args.word("cpu_partition", "cpu_nodes", {"cpu_nodes", "all"},
                                   "where CPU-only jobs run: the CPU-only nodes (if any) or any node") == "cpu_nodes"},
-        gpu_queue_{weight_age_, std::max(max_age_, Duration{1})},
-        cpu_queue_{weight_age_, std::max(max_age_, Duration{1})} {}
+        // false: every walk rebuilds its fronts (slow; the reference the kept fronts are tested
+        // against).
+        keep_fronts_{args.flag("keep_fronts", true, "keep the queue's first jobs in an array between walks")},
+        gpu_queue_{weight_age_, std::max(max_age_, Duration{1}), keep_fronts_},
+        cpu_queue_{weight_age_, std::max(max_age_, Duration{1}), keep_fronts_} {}
 
   void enqueue(const JobSpec& job) override { pending_.push_back(job.id); }
 
@@ -196,38 +270,48 @@ class Slurm final : public Scheduler {
     FitMemo memo;
     const SimTime now = pass.now();
     gpu_queue_.walk(now, max_job_test_, [&](const PriorityQueue::Entry& e) {
-      const JobId job = e.job;
       const PriorityQueue::Facts& f = e.facts;
-      const bool in_quota = f.in_quota;
-      if (in_quota && !quota_.has_room(f.type, f.gpus)) return false;  // held by its QOS limit, reserves nothing
-      const Duration estimate = f.estimate;
+      if (f.in_quota && !quota_.has_room(f.type, f.gpus)) return false;  // held by its QOS limit, reserves nothing
       // Backfilling behind a reservation: most jobs are turned away here, before any fit.
-      if (reservation && (!reservation->admits(now, estimate, f.gpus) || memo.known_not_to_fit(f.shape))) return false;
-      std::optional<Allocation> where = memo.fit(pass, job, f.shape);
-      if (!reservation) {
-        if (!where && in_quota && preemption_) {
-          where = preemptor_.make_room(pass, job, quota_.releases());
-          memo.clear();  // preemption gave resources back
-        }
-        if (!where) {
-          reservation = reserve_gpus(pass, f.gpus, [&](auto ends) { running_.for_each_live(pass, ends); });
-          return false;
-        }
-      } else {
-        if (!where) return false;
-        reservation->took(now, estimate, f.gpus);
-      }
-      pass.start(job, *where);
-      running_.add(pass, estimate_.end_of(pass, job), job);
-      if (in_quota)
-        quota_.started(pass, job);
-      else
-        preemptor_.started(pass, job, quota_.low(f.type));
-      return true;
+      if (reservation && (!reservation->admits(now, f.estimate, f.gpus) || memo.known_not_to_fit(f.shape)))
+        return false;
+      return try_start(pass, e, reservation, memo);
     });
   }
 
  private:
+  /// The GPU walk's job `e` that passed the quick checks: starts it if it fits (or, with no
+  /// reservation yet and in quota, if preemption makes room); else, with no reservation yet,
+  /// reserves for it. True if it started. Kept out of line so that the walk's quick checks,
+  /// which turn most jobs away, stay inlined in the walk.
+  [[gnu::noinline]] bool try_start(SchedulingPass& pass, const PriorityQueue::Entry& e,
+                                   std::optional<Reservation>& reservation, FitMemo& memo) {
+    const JobId job = e.job;
+    const PriorityQueue::Facts& f = e.facts;
+    const SimTime now = pass.now();
+    std::optional<Allocation> where = memo.fit(pass, job, f.shape);
+    if (!reservation) {
+      if (!where && f.in_quota && preemption_) {
+        where = preemptor_.make_room(pass, job, quota_.releases());
+        memo.clear();  // preemption gave resources back
+      }
+      if (!where) {
+        reservation = reserve_gpus(pass, f.gpus, [&](auto ends) { running_.for_each_live(pass, ends); });
+        return false;
+      }
+    } else {
+      if (!where) return false;
+      reservation->took(now, f.estimate, f.gpus);
+    }
+    pass.start(job, *where);
+    running_.add(pass, estimate_.end_of(pass, job), job);
+    if (f.in_quota)
+      quota_.started(pass, job);
+    else
+      preemptor_.started(pass, job, quota_.low(f.type));
+    return true;
+  }
+
   static bool on_gpu_nodes(const Cluster& cluster, const Allocation& where) {
     for (const Slice& s : where) {
       if (cluster.node(s.node).has_gpus) return true;
@@ -255,6 +339,7 @@ class Slurm final : public Scheduler {
   double weight_size_;
   Duration max_age_;
   bool cpu_nodes_only_;
+  bool keep_fronts_;
   PriorityQueue gpu_queue_;
   PriorityQueue cpu_queue_;
   std::vector<JobId> pending_;

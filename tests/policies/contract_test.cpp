@@ -47,6 +47,24 @@ std::vector<JobSpec> mixed_trace(std::uint64_t seed) {
   return jobs;
 }
 
+/// `trace` under the scheduler `scheduler_yaml` with pack, and with node failures (3 per node-day)
+/// and automatic recovery if `failures`.
+RunResult run_scheduler(const ClusterSpec& cluster, const Trace& trace, std::uint64_t seed,
+                        const std::string& scheduler_yaml, bool failures) {
+  Scenario scenario;
+  scenario.cluster = cluster;
+  scenario.seed = seed;
+  scenario.scheduler = policy_from_text("scheduler", scheduler_yaml, "<test>", seed);
+  scenario.placement = PolicyArgs::named("placement", "pack");
+  if (failures) {
+    scenario.failures = policy_from_text("failures", "{name: node-mtbf, rate_per_day: 3}", "<test>", seed);
+    scenario.recovery = PolicyArgs::named("recovery", "auto", seed);
+  }
+  Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, builtin_catalog()),
+                 simulation_options(scenario, trace)};
+  return sim.run();
+}
+
 }  // namespace
 
 TEST_CASE("every scheduler under every placement keeps the run's contracts on a contended mixed trace") {
@@ -252,7 +270,6 @@ TEST_CASE("easy-backfill's resumed walk gives exactly the schedule of a full wal
   // must not change a single start: on contended clusters with fragments, inexact estimates
   // (early ends), node failures and repairs, and restart overheads after failures (a job's
   // overhead moves the shadow time), several seeds.
-  const Catalog catalog = builtin_catalog();
   for (const std::uint64_t seed : {7u, 8u, 9u}) {
     Trace trace;
     trace.jobs = mixed_trace(seed);
@@ -267,20 +284,9 @@ TEST_CASE("easy-backfill's resumed walk gives exactly the schedule of a full wal
         for (const bool failures : {false, true}) {
           INFO("seed " << seed << ", " << cluster.gpu_nodes << " nodes, " << estimate << ", failures " << failures);
           const auto run = [&](const std::string& resume) {
-            Scenario scenario;
-            scenario.cluster = cluster;
-            scenario.seed = seed;
-            scenario.scheduler = policy_from_text(
-                "scheduler", "{name: easy-backfill, max_job_test: 20, " + estimate + ", resume_walk: " + resume + "}",
-                "<test>", seed);
-            scenario.placement = PolicyArgs::named("placement", "pack");
-            if (failures) {
-              scenario.failures = policy_from_text("failures", "{name: node-mtbf, rate_per_day: 3}", "<test>", seed);
-              scenario.recovery = PolicyArgs::named("recovery", "auto", seed);
-            }
-            Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog),
-                           simulation_options(scenario, trace)};
-            return sim.run();
+            return run_scheduler(
+                cluster, trace, seed,
+                "{name: easy-backfill, max_job_test: 20, " + estimate + ", resume_walk: " + resume + "}", failures);
           };
           const RunResult resumed = run("true");
           const RunResult full = run("false");
@@ -292,6 +298,33 @@ TEST_CASE("easy-backfill's resumed walk gives exactly the schedule of a full wal
             CHECK(failed > 0);
           }
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("slurm's kept queue fronts give exactly the schedule of fronts rebuilt at every walk") {
+  // Each priority group keeps its first jobs in an array between walks, updated at every insert,
+  // start and move to the capped group. A look-ahead of 5 jobs keeps fronts of at most 74, so on
+  // contended clusters the queue outgrows them: jobs land in front of and behind them, fronts
+  // are cut and refilled, jobs cross max_age (10 minutes) in and out of them, in-quota jobs
+  // preempt, failures requeue; several seeds.
+  for (const std::uint64_t seed : {7u, 8u, 9u}) {
+    Trace trace;
+    trace.jobs = mixed_trace(seed);
+    for (const ClusterSpec& cluster : {ClusterSpec{5, 8, 64, 0, 1, 0}, ClusterSpec{3, 8, 64, 0, 0, 0}}) {
+      for (const bool failures : {false, true}) {
+        INFO("seed " << seed << ", " << cluster.gpu_nodes << " nodes, failures " << failures);
+        const auto run = [&](const std::string& keep) {
+          return run_scheduler(
+              cluster, trace, seed,
+              "{name: slurm, max_job_test: 5, max_age_s: 600, quota_gpus: {Pretrain: 16}, keep_fronts: " + keep + "}",
+              failures);
+        };
+        const RunResult kept = run("true");
+        const RunResult rebuilt = run("false");
+        CHECK(start_seconds(kept) == start_seconds(rebuilt));
+        CHECK(kept.fingerprint == rebuilt.fingerprint);
       }
     }
   }
