@@ -14,6 +14,11 @@
 #   bench/end_to_end.sh                                  every case, fifo, 5 repeats
 #   bench/end_to_end.sh --cases seren --schedulers all   every scheduler of the catalog
 #   bench/end_to_end.sh --repeats 3 --work /tmp/e2e --build build
+#   bench/end_to_end.sh --cases seren --floor            each run paired with bench/floor.cpp
+#
+# With --floor, every run is followed by the floor (bench/floor.cpp: the least work any replay
+# of the plain trace into a jobs.csv must do, with the run's own number of events), and each row
+# is followed by the floor's median and the median and range of the ratio run / floor per pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +27,7 @@ work=${TMPDIR:-/tmp}/acmesim-end-to-end
 repeats=5
 cases="seren seren-over helios-75k backlog-25k"
 schedulers=fifo
+floor=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
@@ -29,12 +35,16 @@ while [ $# -gt 0 ]; do
     --repeats) repeats="$2"; shift 2 ;;
     --cases) cases="$2"; shift 2 ;;
     --schedulers) schedulers="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --floor) floor=1; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "end_to_end.sh: unknown argument '$1' (see bench/end_to_end.sh --help)" >&2; exit 2 ;;
   esac
 done
 acmesim="$build/acmesim"
 [ -x "$acmesim" ] || { echo "end_to_end.sh: $acmesim not found: build first (README.md)" >&2; exit 2; }
+if [ "$floor" = 1 ] && [ ! -x "$build/bench/acmesim_floor" ]; then
+  echo "end_to_end.sh: $build/bench/acmesim_floor not found: build first (README.md)" >&2; exit 2
+fi
 [ -x /usr/bin/time ] || { echo "end_to_end.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 if [ "$schedulers" = all ]; then
   schedulers=$("$acmesim" policies | awk '/^scheduler:/{on=1; next} /^[a-z]/{on=0} on {print $1}' | tr '\n' ' ')
@@ -75,9 +85,18 @@ measure() {
   local label="$1" trace="$2" scheduler="$3"; shift 3
   local log="$work/run.log" rows="$work/rows.txt"
   : > "$rows"
+  : > "$work/pairs.txt"
   for i in $(seq 0 "$repeats"); do
     /usr/bin/time -f "time %e %M" -o "$work/time.txt" "$acmesim" run configs/default.yaml --set "trace=$trace" \
       --set "scheduler=$scheduler" "$@" -o "$work/out" --force --log-level debug > /dev/null 2> "$log"
+    if [ "$floor" = 1 ]; then
+      local events
+      events=$(awk '/event loop:/ { for (i = 1; i < NF; i++) if ($i == "loop:") print $(i + 1) }' "$log")
+      mkdir -p "$work/floor_out"
+      /usr/bin/time -f "%e" -o "$work/floor_time.txt" "$build/bench/acmesim_floor" "${trace%.gz}" "$events" \
+        "$work/floor_out" > /dev/null
+      [ "$i" = 0 ] || echo "$(awk '{print $2}' "$work/time.txt") $(cat "$work/floor_time.txt")" >> "$work/pairs.txt"
+    fi
     [ "$i" = 0 ] && continue  # the warm-up
     awk -v time="$(cat "$work/time.txt")" '
       /^read [0-9]+ jobs/ { jobs = $2; read = $(NF) }
@@ -98,6 +117,12 @@ measure() {
   printf '%-12s %-22s %9s %11s %7.2f %8.0f %6.2f %6.2f %6.2f %6.2f %6.2f %9.0f %7.2f\n' "$label" "$scheduler" \
     "$(awk 'NR==1{print $10}' "$rows")" "$(awk 'NR==1{print $11}' "$rows")" "${cols[0]}" "${cols[1]}" "${cols[2]}" \
     "${cols[3]}" "${cols[4]}" "${cols[5]}" "${cols[6]}" "${cols[7]}" "${cols[8]}"
+  if [ "$floor" = 1 ]; then
+    local ratios
+    ratios=$(awk '{printf "%.3f\n", $1 / $2}' "$work/pairs.txt" | sort -g)
+    printf '%-12s floor %.2f s; run / floor %.2f (pairs %s-%s)\n' "" "$(awk '{print $2}' "$work/pairs.txt" | median)" \
+      "$(echo "$ratios" | median)" "$(echo "$ratios" | head -1)" "$(echo "$ratios" | tail -1)"
+  fi
 }
 
 printf '%-12s %-22s %9s %11s %7s %8s %6s %6s %6s %6s %6s %9s %7s\n' case scheduler jobs events "wall_s" "peak_MiB" \
