@@ -294,16 +294,16 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
 Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) {
   csv::CsvReader reader{path, "trace file"};
   // The file's hash (provenance in summary.json) is read and computed on another thread while
-  // this one parses: on a 128 MB trace it is about a fifth of the reading phase. Only for a
-  // regular file of 1 MiB or more: a pipe can be read only once (its hash comes after parsing,
-  // as before), and a small file is not worth a thread.
+  // this one parses: on a 128 MB trace it is about a fifth of the reading phase. A small file is
+  // not worth a thread. A pipe can be read only once: it has no hash (summary.json says null).
   std::error_code ec;
-  const bool large = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) >= (1u << 20);
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  const bool large = regular && std::filesystem::file_size(path, ec) >= (1u << 20) && !ec;
   std::future<std::string> hash;
-  if (large && !ec) hash = std::async(std::launch::async, sha256_file_hex, path);
+  if (large) hash = std::async(std::launch::async, sha256_file_hex, path);
   try {
     Trace trace = parse(reader, options);
-    trace.sha256 = hash.valid() ? hash.get() : sha256_file_hex(path);
+    if (regular) trace.sha256 = large ? hash.get() : sha256_file_hex(path);
     return trace;
   } catch (const InputError&) {
     reader.check_rest_intact();

@@ -36,7 +36,7 @@ struct Trace {
   std::uint64_t rows_read = 0;
   std::uint64_t rows_skipped = 0;
   std::vector<std::string> skipped_messages;  // the first kMaxKeptMessages
-  std::string sha256;                         // of the file's bytes as stored (gzip: compressed); text: of the text
+  std::string sha256;  // of the file's bytes as stored (gzip: compressed); text: of the text; a pipe: empty
 
   static constexpr std::size_t kMaxKeptMessages = 20;
   const std::string& user_name(UserId id) const { return users[id.value()]; }

@@ -29,6 +29,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+/// The trace's hash, or null when it was read from a pipe (which cannot be read twice).
+Json sha256_or_null(const Trace& trace) { return trace.sha256.empty() ? Json(nullptr) : Json(trace.sha256); }
+
 /// A CSV output: formatted into a buffer, written through OutputFile (checked, removed if incomplete).
 class File {
  public:
@@ -384,7 +387,7 @@ Json summary_tree(const Provenance& provenance, const Scenario& scenario, const 
   j["scenario"] = json_from_yaml(YAML::Load(provenance.scenario_yaml));
   j["trace"] = {{"path", trace.path},
                 {"schema", name(trace.schema)},
-                {"sha256", trace.sha256},
+                {"sha256", sha256_or_null(trace)},
                 {"rows_read", trace.rows_read},
                 {"rows_skipped", trace.rows_skipped},
                 {"skipped_examples", trace.skipped_messages}};
@@ -482,7 +485,7 @@ std::string provenance_json(const std::string& command_line, const std::vector<s
   Json list = Json::array();
   for (const Trace* t : traces) {
     list.push_back(
-        {{"path", t->path}, {"schema", name(t->schema)}, {"rows_read", t->rows_read}, {"sha256", t->sha256}});
+        {{"path", t->path}, {"schema", name(t->schema)}, {"rows_read", t->rows_read}, {"sha256", sha256_or_null(*t)}});
   }
   const Json j{{"acmesim_version", acmesim_version()},
                {"git_revision", acmesim_git_revision_text()},
