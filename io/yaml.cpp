@@ -144,7 +144,14 @@ void set_key(YAML::Node root, const std::string& key, const std::string& value_t
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
-  if (parts.empty()) throw input_error(place, "override", "a dotted key, e.g. cluster.nodes", key);
+  // An empty part (`a..b`, a leading or trailing dot) names nothing; more parts than a policy
+  // parameter may nest (64, io/policy_yaml.cpp) can only be rejected later, after building that
+  // many levels, which took seconds for a key of a few thousand dots (found by fuzzing).
+  constexpr std::size_t kMaxParts = 64;
+  const bool empty_part = std::ranges::any_of(parts, [](const std::string& p) { return p.empty(); });
+  if (parts.empty() || empty_part || parts.size() > kMaxParts || key.back() == '.') {
+    throw input_error(place, "override", "a dotted key of at most 64 non-empty parts, e.g. cluster.nodes", key);
+  }
   std::vector<YAML::Node> path{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node child = path.back()[parts[i]];

@@ -364,6 +364,9 @@ std::vector<BadInput> command_line_cases() {
       {"--set without '='", with_trace, "run s.yaml --set seed -q -o out", 2, "--set"},
       {"--set of an unknown key", with_trace, "run s.yaml --set cluster.nodez=3 -q -o out", 2,
        "found 'nodez' (did you mean 'nodes'?)"},
+      {"--set of a key with an empty part", with_trace, "run s.yaml --set scheduler..x=1 -q -o out", 2,
+       "--set scheduler..x: override: expected a dotted key of at most 64 non-empty parts, e.g. cluster.nodes, found "
+       "'scheduler..x'"},
       {"--seed -1", with_trace, "run s.yaml --seed -1 -q -o out", 2, "seed: expected a whole number >= 0, found '-1'"},
       {"--seed 2^64", with_trace, "run s.yaml --seed 18446744073709551616 -q -o out", 2,
        "seed: expected a whole number >= 0, found '18446744073709551616'"},
