@@ -1,6 +1,8 @@
 // The floor of a trace replay (issue 16's yardstick): the least work any replay of an AcmeTrace
 // file into a jobs.csv and a timeline.csv must do, done as simply and quickly as we can, on one
-// thread, with none of acmesim's checks, models or policies:
+// thread, with none of acmesim's checks, models or policies. It calls none of acmesim's readers
+// or writers either (io/timestamp.hpp, io/text_buffer.hpp do the same jobs there): it is the
+// yardstick they are measured against, so it must not move when they do.
 //
 //   1. read the file whole and split each line into its cells;
 //   2. parse the counts and the three timestamps of each row (the date part once per day);

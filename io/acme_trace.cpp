@@ -6,7 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <future>
 #include <limits>
 #include <optional>
@@ -296,14 +295,11 @@ Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) 
   // The file's hash (provenance in summary.json) is read and computed on another thread while
   // this one parses: on a 128 MB trace it is about a fifth of the reading phase. A small file is
   // not worth a thread. A pipe can be read only once: it has no hash (summary.json says null).
-  std::error_code ec;
-  const bool regular = std::filesystem::is_regular_file(path, ec);
-  const bool large = regular && std::filesystem::file_size(path, ec) >= (1u << 20) && !ec;
   std::future<std::string> hash;
-  if (large) hash = std::async(std::launch::async, sha256_file_hex, path);
+  if (reader.large_file()) hash = std::async(std::launch::async, sha256_file_hex, path);
   try {
     Trace trace = parse(reader, options);
-    if (regular) trace.sha256 = large ? hash.get() : sha256_file_hex(path);
+    if (reader.rereadable()) trace.sha256 = hash.valid() ? hash.get() : sha256_file_hex(path);
     return trace;
   } catch (const InputError&) {
     reader.check_rest_intact();

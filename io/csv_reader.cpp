@@ -220,13 +220,14 @@ CsvReader::CsvReader(const std::string& path, std::string_view what, BlankLines 
   compressed_ = gzip;
   struct stat status {};
   const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  rereadable_ = regular;
+  large_file_ = regular && static_cast<std::size_t>(status.st_size) >= kBlockBytes;
   block_ = regular ? block_for(static_cast<std::size_t>(status.st_size), gzip) : kBlockBytes;
   if (gzip) {
     auto inflate = std::make_unique<InflateSource>(path, std::move(file), block_);
     // A second thread pays only when there is much to inflate: a small file (a fuzzer's input, a
     // test's trace) is inflated in place, without starting and joining a thread.
-    const bool large = !regular || static_cast<std::size_t>(status.st_size) >= kBlockBytes;
-    if (large) {
+    if (!regular || large_file_) {
       source_ = std::make_unique<PrefetchSource>(std::move(inflate), block_);
     } else {
       source_ = std::move(inflate);

@@ -55,6 +55,11 @@ class CsvReader {
   unsigned line() const { return line_; }
   LineProblem problem() const { return problem_; }
   const std::string& name() const { return name_; }
+  /// What the reader found when it opened the file: a regular file can be read again (a pipe
+  /// cannot), and one of 1 MiB or more is large enough that work beside the parse is worth a
+  /// thread (the reader's own: inflating gzip ahead of it). Both false for text in memory.
+  bool rereadable() const { return rereadable_; }
+  bool large_file() const { return large_file_; }
 
   /// Reads what is left of compressed data, to the end, and throws its damage if it is damaged.
   /// Called before reporting a bad row: damaged gzip data inflates to garbage rows before its
@@ -79,6 +84,8 @@ class CsvReader {
   std::size_t end_ = 0;
   bool exhausted_ = false;
   bool compressed_ = false;
+  bool rereadable_ = false;
+  bool large_file_ = false;
   bool started_ = false;
   unsigned line_ = 0;
   LineProblem problem_ = LineProblem::None;

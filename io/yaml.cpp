@@ -150,7 +150,8 @@ void set_key(YAML::Node root, const std::string& key, const std::string& value_t
   constexpr std::size_t kMaxParts = 64;
   const bool empty_part = std::ranges::any_of(parts, [](const std::string& p) { return p.empty(); });
   if (parts.empty() || empty_part || parts.size() > kMaxParts || key.back() == '.') {
-    throw input_error(place, "override", "a dotted key of at most 64 non-empty parts, e.g. cluster.nodes", key);
+    throw input_error(place, "override",
+                      fmt::format("a dotted key of at most {} non-empty parts, e.g. cluster.nodes", kMaxParts), key);
   }
   std::vector<YAML::Node> path{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {

@@ -57,10 +57,15 @@ class PriorityQueue {
     }
   };
 
-  /// `keep_fronts` false: every walk rebuilds the fronts from the sets (the reference the kept
-  /// fronts are tested against).
-  PriorityQueue(double weight_age, Duration max_age, bool keep_fronts)
-      : weight_age_{weight_age}, max_age_{max_age}, keep_fronts_{keep_fronts} {}
+  /// A walk visits at most `limit` jobs. `keep_fronts` false: every walk rebuilds the fronts from
+  /// the sets (the reference the kept fronts are tested against).
+  PriorityQueue(double weight_age, Duration max_age, int limit, bool keep_fronts)
+      : weight_age_{weight_age},
+        max_age_{max_age},
+        limit_{limit},
+        keep_fronts_{keep_fronts},
+        young_{static_cast<std::size_t>(limit)},
+        old_{static_cast<std::size_t>(limit)} {}
 
   void insert(JobId job, SimTime submitted, double static_priority, const Facts& facts, SimTime now) {
     if (now - submitted >= max_age_) {
@@ -88,15 +93,14 @@ class PriorityQueue {
   /// Walks the queue in priority order. `visit(entry)` returns true to remove the job (it
   /// started) and false to keep it; the walk stops after `limit` jobs.
   template <class Visit>
-  void walk(SimTime now, int limit, Visit visit) {
-    const std::size_t cap = static_cast<std::size_t>(std::max(limit, 0));
-    const Group::Front& young = young_.front(cap, keep_fronts_);
-    const Group::Front& old = old_.front(cap, keep_fronts_);
+  void walk(SimTime now, Visit visit) {
+    const Group::Front& young = young_.front(keep_fronts_);
+    const Group::Front& old = old_.front(keep_fronts_);
     std::size_t y = 0;
     std::size_t o = 0;
     // A young job's priority now is -key + lift; a capped one's is -key.
     const double lift = weight_age_ * age_share(now.time_since_epoch());
-    for (int seen = 0; seen < limit && (y < young.size() || o < old.size()); ++seen) {
+    for (int seen = 0; seen < limit_ && (y < young.size() || o < old.size()); ++seen) {
       bool take_young = o == old.size();
       if (y < young.size() && o < old.size()) {
         const Entry& a = *young[y];
@@ -129,6 +133,10 @@ class PriorityQueue {
     using Set = std::set<Entry, Before>;
     using Front = std::vector<typename Set::const_iterator>;
 
+    /// A walk reads at most `limit` entries of the group; the front holds at least that many
+    /// (or every entry) when a walk starts, and at most kFrontSlack x `limit` + 64.
+    explicit Group(std::size_t limit) : limit_{limit}, most_{kFrontSlack * limit + 64} {}
+
     void insert(const Entry& e) {
       const bool whole = front_.size() == set_.size();
       const auto added = set_.insert(e).first;
@@ -136,7 +144,7 @@ class PriorityQueue {
       if (!whole && (front_.empty() || !Before{}(e, *front_.back()))) return;
       front_.insert(std::ranges::upper_bound(front_, e, Before{}, deref), added);
       // Bounds the moves of later inserts; the set still holds what is cut.
-      if (front_.size() > kFrontSlack * cap_ + 64) front_.resize(kFrontSlack * cap_ + 64);
+      if (front_.size() > most_) front_.resize(most_);
     }
     /// Removes the entry ordered as `key` and returns it.
     Entry erase(const Entry& key) {
@@ -148,13 +156,12 @@ class PriorityQueue {
       set_.erase(it);
       return found;
     }
-    /// The front with at least `cap` entries (or every entry); `kept` false: rebuilt.
-    const Front& front(std::size_t cap, bool kept) {
-      cap_ = cap;
+    /// The front with at least `limit` entries (or every entry); `kept` false: rebuilt.
+    const Front& front(bool kept) {
       if (!kept) front_.clear();
-      if (front_.size() < cap && front_.size() < set_.size()) {
+      if (front_.size() < limit_ && front_.size() < set_.size()) {
         auto it = front_.empty() ? set_.begin() : std::next(front_.back());
-        for (; front_.size() < cap && it != set_.end(); ++it) front_.push_back(it);
+        for (; front_.size() < limit_ && it != set_.end(); ++it) front_.push_back(it);
       }
       return front_;
     }
@@ -175,7 +182,8 @@ class PriorityQueue {
     static const Entry& deref(typename Set::const_iterator it) { return *it; }
     Set set_;
     Front front_;
-    std::size_t cap_ = 0;  // the last walk's limit
+    std::size_t limit_;
+    std::size_t most_;
     bool erased_ = false;
   };
 
@@ -186,6 +194,7 @@ class PriorityQueue {
 
   double weight_age_;
   Duration max_age_;
+  int limit_;
   bool keep_fronts_;
   Group young_;  // age below max_age: key = -(static - weight_age x submit / max_age)
   Group old_;    // age at max_age: key = -(static + weight_age)
@@ -236,8 +245,8 @@ class Slurm final : public Scheduler {
         // false: every walk rebuilds its fronts (slow; the reference the kept fronts are tested
         // against).
         keep_fronts_{args.flag("keep_fronts", true, "keep the queue's first jobs in an array between walks")},
-        gpu_queue_{weight_age_, std::max(max_age_, Duration{1}), keep_fronts_},
-        cpu_queue_{weight_age_, std::max(max_age_, Duration{1}), keep_fronts_} {}
+        gpu_queue_{weight_age_, std::max(max_age_, Duration{1}), max_job_test_, keep_fronts_},
+        cpu_queue_{weight_age_, std::max(max_age_, Duration{1}), max_job_test_, keep_fronts_} {}
 
   void enqueue(const JobSpec& job) override { pending_.push_back(job.id); }
 
@@ -253,7 +262,7 @@ class Slurm final : public Scheduler {
     // CPU partition: every job that fits, in priority order; a demand refused once is skipped.
     const bool restrict_cpu = cpu_nodes_only_ && cluster.spec().cpu_nodes > 0 && cluster.cpus_modelled();
     FitMemo cpu_memo;
-    cpu_queue_.walk(pass.now(), max_job_test_, [&](const PriorityQueue::Entry& e) {
+    cpu_queue_.walk(pass.now(), [&](const PriorityQueue::Entry& e) {
       const JobId job = e.job;
       auto where = cpu_memo.fit(pass, job, e.facts.shape);
       if (where && restrict_cpu && on_gpu_nodes(cluster, *where)) {
@@ -269,7 +278,7 @@ class Slurm final : public Scheduler {
     std::optional<Reservation> reservation;
     FitMemo memo;
     const SimTime now = pass.now();
-    gpu_queue_.walk(now, max_job_test_, [&](const PriorityQueue::Entry& e) {
+    gpu_queue_.walk(now, [&](const PriorityQueue::Entry& e) {
       const PriorityQueue::Facts& f = e.facts;
       if (f.in_quota && !quota_.has_room(f.type, f.gpus)) return false;  // held by its QOS limit, reserves nothing
       // Backfilling behind a reservation: most jobs are turned away here, before any fit.
