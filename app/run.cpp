@@ -95,18 +95,22 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
   writing.update(out);
   prepare_outputs(out);
   // jobs.csv and timeline.csv do not need the summaries: a second thread writes them while this
-  // one computes the summaries; summary.json, the marker of a complete run, comes after both.
+  // one computes the summaries and then helps format jobs.csv's rows; summary.json, the marker of
+  // a complete run, comes after both.
+  JobsCsvWriter jobs_csv{out + "/jobs.csv", trace, result, JobsCsvColumns::WithExtras};
   auto run_files = std::async(std::launch::async, [&] {
-    write_run_files(out, scenario, trace, result, [&](std::size_t rows) {
+    jobs_csv.write([&](std::size_t rows) {
       writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
                                  100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
                                  trace.jobs.size()));
     });
+    write_timeline_csv(out + "/timeline.csv", trace, result, total_gpus);
   });
   const auto summarizing = std::chrono::steady_clock::now();
   const RunSummary summary = summarize(trace.jobs, result, total_gpus);
   log.debug("summarized {} jobs in {:.2f}s (while jobs.csv and timeline.csv were written)", trace.jobs.size(),
             std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
+  jobs_csv.help();
   run_files.get();
   write_summary_file(out, provenance, scenario, trace, result, summary);
   writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <future>
@@ -141,7 +142,14 @@ std::optional<std::string> row_shape_problem(const csv::CsvReader& reader, const
   return std::nullopt;
 }
 
-Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
+/// The header of a trace: where each column is, and the schema it makes.
+struct TraceHeader {
+  csv::HeaderMap map;
+  TraceSchema schema = TraceSchema::Seren;
+  bool has(AcmeColumn c) const { return map.has(c); }
+};
+
+TraceHeader read_header(csv::CsvReader& reader) {
   const std::string& file = reader.name();
   if (!reader.next_line()) {
     throw InputError(fmt::format("{}: the file is empty; expected an AcmeTrace header line", file));
@@ -151,9 +159,10 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
   }
   std::array<std::string_view, kAcmeColumnCount> names;
   for (std::size_t c = 0; c < kAcmeColumnCount; ++c) names[c] = kAcmeColumns[c].name;
-  const csv::HeaderMap header = csv::map_header(reader.cells(), names);
-  if (!header.duplicated.empty()) {
-    throw InputError(fmt::format("{}:1: cannot read the header: column '{}' appears twice", file, header.duplicated));
+  TraceHeader header{csv::map_header(reader.cells(), names)};
+  if (!header.map.duplicated.empty()) {
+    throw InputError(
+        fmt::format("{}:1: cannot read the header: column '{}' appears twice", file, header.map.duplicated));
   }
   std::vector<std::string> missing;
   for (const AcmeColumnInfo& info : kAcmeColumns) {
@@ -165,28 +174,55 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
     throw InputError(fmt::format("{}:1: header lacks column(s) {}; an AcmeTrace header has {}", file,
                                  fmt::join(missing, ", "), want));
   }
-  const auto present = [&header](AcmeColumn c) { return header.has(c); };
+  header.schema = header.has(kMemPerPod) ? TraceSchema::Kalos : TraceSchema::Seren;
+  return header;
+}
 
-  Trace trace;
-  trace.path = file;
-  trace.schema = present(kMemPerPod) ? TraceSchema::Kalos : TraceSchema::Seren;
+/// The rows of a run of lines as parsed, before they are ordered and given ids: users are
+/// numbered in order of first appearance in these lines, times are still Unix seconds.
+struct ParsedRows {
+  std::vector<JobSpec> jobs;
+  std::vector<std::string> users;  // UserId -> name
   std::unordered_map<std::string, UserId, StringHash, std::equal_to<>> user_ids;
-  // Unix times beside the specs until the epoch is known (INT64_MIN: no start).
   std::vector<std::int64_t> submit_unix;
-  std::vector<std::int64_t> start_unix;
-  std::optional<int> offset;
-  TimestampParser times;
+  std::vector<std::int64_t> start_unix;  // INT64_MIN: no start
+  std::optional<int> offset;             // of the first row
+  std::uint64_t rows_read = 0;
+  std::uint64_t rows_skipped = 0;
+  std::vector<std::string> skipped_messages;
 
+  void reserve(std::size_t rows) {
+    jobs.reserve(rows);
+    submit_unix.reserve(rows);
+    start_unix.reserve(rows);
+  }
+};
+
+/// The rows a run of `bytes` bytes probably holds, to reserve room for them at once: AcmeTrace's
+/// rows are 110-130 bytes; a file of shorter rows makes the vectors grow as usual.
+std::size_t rows_expected(std::uint64_t bytes) {
+  return static_cast<std::size_t>(std::min<std::uint64_t>(bytes / 100, std::uint64_t{1} << 28));
+}
+
+/// Parses the reader's lines (after the header) into `into`. `on_row` is called with each row's
+/// count in `into` (for progress); a bad row is skipped (`skip_bad_rows`) or an InputError.
+template <class OnRow>
+void parse_rows(csv::CsvReader& reader, const TraceHeader& header, bool skip_bad_rows, ParsedRows& into,
+                OnRow&& on_row) {
+  const std::string& file = reader.name();
+  const auto present = [&header](AcmeColumn c) { return header.has(c); };
+  TimestampParser times;
   Cells cells{};
   while (reader.next_line()) {
     const unsigned line = reader.line();
-    ++trace.rows_read;
-    if (options.on_rows && trace.rows_read % 65536 == 0) options.on_rows(trace.rows_read);
+    ++into.rows_read;
+    on_row(into.rows_read);
     try {
-      if (auto problem = row_shape_problem(reader, header)) throw BadField{std::move(*problem)};
+      if (auto problem = row_shape_problem(reader, header.map)) throw BadField{std::move(*problem)};
       const auto row_cells = reader.cells();
       for (std::size_t c = 0; c < kAcmeColumnCount; ++c) {
-        cells[c] = header.index[c] >= 0 ? row_cells[static_cast<std::size_t>(header.index[c])] : std::string_view{};
+        cells[c] =
+            header.map.index[c] >= 0 ? row_cells[static_cast<std::size_t>(header.map.index[c])] : std::string_view{};
       }
       const RowParser row{file, line, cells, times};
 
@@ -230,23 +266,64 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
       // A job with no start never ran: whatever duration its row gives, it has no work to replay.
       spec.runtime = start ? duration.value_or(Duration{0}) : Duration{0};
 
-      auto it = user_ids.find(user);
-      if (it == user_ids.end()) {
-        it = user_ids.emplace(std::string(user), UserId{static_cast<std::uint32_t>(trace.users.size())}).first;
-        trace.users.emplace_back(user);
+      auto it = into.user_ids.find(user);
+      if (it == into.user_ids.end()) {
+        it = into.user_ids.emplace(std::string(user), UserId{static_cast<std::uint32_t>(into.users.size())}).first;
+        into.users.emplace_back(user);
       }
       spec.user = it->second;
-      if (!offset) offset = submit.utc_offset_minutes;
-      submit_unix.push_back(submit.unix_seconds);
-      start_unix.push_back(start ? start->unix_seconds : std::numeric_limits<std::int64_t>::min());
-      trace.jobs.push_back(std::move(spec));
+      if (!into.offset) into.offset = submit.utc_offset_minutes;
+      into.submit_unix.push_back(submit.unix_seconds);
+      into.start_unix.push_back(start ? start->unix_seconds : std::numeric_limits<std::int64_t>::min());
+      into.jobs.push_back(std::move(spec));
     } catch (const BadField& bad) {
-      if (!options.skip_bad_rows) throw InputError(bad.message + " (--skip-bad-rows skips such rows)");
-      ++trace.rows_skipped;
-      if (trace.skipped_messages.size() < Trace::kMaxKeptMessages) trace.skipped_messages.push_back(bad.message);
+      if (!skip_bad_rows) throw InputError(bad.message + " (--skip-bad-rows skips such rows)");
+      ++into.rows_skipped;
+      if (into.skipped_messages.size() < Trace::kMaxKeptMessages) into.skipped_messages.push_back(bad.message);
     }
   }
+}
 
+/// Appends `later`, the rows of the lines after those of `into` (whose first line is line
+/// `line_base` + 1 of the file), as if one parse had read both.
+void append_rows(ParsedRows& into, ParsedRows&& later, unsigned line_base) {
+  std::vector<UserId> user_of(later.users.size(), UserId{0});
+  for (std::size_t u = 0; u < later.users.size(); ++u) {
+    auto it = into.user_ids.find(later.users[u]);
+    if (it == into.user_ids.end()) {
+      it = into.user_ids.emplace(later.users[u], UserId{static_cast<std::uint32_t>(into.users.size())}).first;
+      into.users.push_back(std::move(later.users[u]));
+    }
+    user_of[u] = it->second;
+  }
+  into.reserve(into.jobs.size() + later.jobs.size());
+  for (JobSpec& spec : later.jobs) {
+    spec.user = user_of[spec.user.value()];
+    spec.source_line += line_base;
+    into.jobs.push_back(std::move(spec));
+  }
+  into.submit_unix.insert(into.submit_unix.end(), later.submit_unix.begin(), later.submit_unix.end());
+  into.start_unix.insert(into.start_unix.end(), later.start_unix.begin(), later.start_unix.end());
+  if (!into.offset) into.offset = later.offset;
+  into.rows_read += later.rows_read;
+  into.rows_skipped += later.rows_skipped;
+  for (std::string& message : later.skipped_messages) {
+    if (into.skipped_messages.size() < Trace::kMaxKeptMessages) into.skipped_messages.push_back(std::move(message));
+  }
+}
+
+/// The trace of parsed rows: in submission order, with ids and times from the first submission.
+Trace make_trace(const std::string& file, TraceSchema schema, ParsedRows&& rows) {
+  Trace trace;
+  trace.path = file;
+  trace.schema = schema;
+  trace.jobs = std::move(rows.jobs);
+  trace.users = std::move(rows.users);
+  trace.rows_read = rows.rows_read;
+  trace.rows_skipped = rows.rows_skipped;
+  trace.skipped_messages = std::move(rows.skipped_messages);
+  std::vector<std::int64_t>& submit_unix = rows.submit_unix;
+  std::vector<std::int64_t>& start_unix = rows.start_unix;
   // Submission order, file order for equal times: the documented order of same-instant
   // arrivals. Traces are usually written in that order already; then nothing moves.
   if (!std::is_sorted(submit_unix.begin(), submit_unix.end())) {
@@ -276,7 +353,7 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
                     static_cast<double>(submit_unix.back() - submit_unix.front()) / (365.0 * 86400),
                     trace.jobs.front().source_line));
   }
-  trace.utc_offset_minutes = offset.value_or(0);
+  trace.utc_offset_minutes = rows.offset.value_or(0);
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     JobSpec& spec = trace.jobs[i];
     spec.id = JobId{static_cast<std::uint32_t>(i)};
@@ -286,6 +363,69 @@ Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
     }
   }
   return trace;
+}
+
+/// Progress every 65,536 rows.
+auto progress_of(const TraceReadOptions& options) {
+  return [&options](std::uint64_t rows) {
+    if (options.on_rows && rows % 65536 == 0) options.on_rows(rows);
+  };
+}
+
+Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
+  const TraceHeader header = read_header(reader);
+  ParsedRows rows;
+  rows.reserve(rows_expected(reader.file_bytes()));
+  parse_rows(reader, header, options.skip_bad_rows, rows, progress_of(options));
+  return make_trace(reader.name(), header.schema, std::move(rows));
+}
+
+/// A plain file this large is parsed in two parts at once, each on a core.
+constexpr std::uint64_t kPartsFromBytes = std::uint64_t{8} << 20;
+
+/// Parses a large plain file in two parts at once: the first half on this thread, the second on
+/// another, then appends the second's rows to the first's. The result is the same Trace a
+/// single parse makes. Where the second half holds a row it cannot take as it is (a bad row,
+/// skipped or not, or a line too long), the file is parsed again by one reader from its start,
+/// so that every message and skipped row is what the single parse gives (a slow path for a
+/// broken file only). nullopt if the file has no line start in its second half.
+std::optional<Trace> parse_in_two_parts(const std::string& path, std::uint64_t bytes, const TraceReadOptions& options) {
+  const std::uint64_t middle = csv::next_line_start(path, bytes / 2);
+  if (middle >= bytes) return std::nullopt;
+  csv::CsvReader first{path, "trace file", csv::CsvReader::Part{0, middle}};
+  const TraceHeader header = read_header(first);
+  std::atomic<std::uint64_t> second_rows{0};
+  std::future<ParsedRows> second = std::async(std::launch::async, [&] {
+    csv::CsvReader reader{path, "trace file", csv::CsvReader::Part{middle, bytes}};
+    ParsedRows rows;
+    rows.reserve(rows_expected(bytes - middle));
+    parse_rows(reader, header, false, rows, [&second_rows](std::uint64_t n) {
+      if (n % 65536 == 0) second_rows.store(n, std::memory_order_relaxed);
+    });
+    return rows;
+  });
+  ParsedRows rows;
+  rows.reserve(rows_expected(bytes));
+  try {
+    parse_rows(first, header, options.skip_bad_rows, rows, [&](std::uint64_t n) {
+      if (options.on_rows && n % 65536 == 0) options.on_rows(n + second_rows.load(std::memory_order_relaxed));
+    });
+  } catch (...) {
+    second.wait();  // its references must outlive it; its result does not matter now
+    throw;
+  }
+  std::optional<ParsedRows> later;
+  try {
+    later = second.get();
+  } catch (const InputError&) {
+    later.reset();
+  }
+  if (!later) {
+    csv::CsvReader reader{path, "trace file"};
+    return parse(reader, options);
+  }
+  append_rows(rows, std::move(*later), first.line());
+  return make_trace(path, header.schema, std::move(rows));
 }
 
 }  // namespace
@@ -298,9 +438,13 @@ Trace read_acme_trace(const std::string& path, const TraceReadOptions& options) 
   std::future<std::string> hash;
   if (reader.large_file()) hash = std::async(std::launch::async, sha256_file_hex, path);
   try {
-    Trace trace = parse(reader, options);
-    if (reader.rereadable()) trace.sha256 = hash.valid() ? hash.get() : sha256_file_hex(path);
-    return trace;
+    std::optional<Trace> trace;
+    if (!reader.compressed() && reader.file_bytes() >= kPartsFromBytes) {
+      trace = parse_in_two_parts(path, reader.file_bytes(), options);
+    }
+    if (!trace) trace = parse(reader, options);
+    if (reader.rereadable()) trace->sha256 = hash.valid() ? hash.get() : sha256_file_hex(path);
+    return std::move(*trace);
   } catch (const InputError&) {
     reader.check_rest_intact();
     throw;

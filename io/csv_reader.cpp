@@ -34,18 +34,26 @@ std::size_t block_for(std::size_t file_bytes, bool gzip) {
   return std::clamp(std::bit_ceil(std::max<std::size_t>(want, 1)), kSmallestBlock, kBlockBytes);
 }
 
-/// A file read with read(2): no stdio or iostream buffer between the kernel and the reader.
+/// A file read with read(2) (or pread(2) for a part of it): no stdio or iostream buffer between
+/// the kernel and the reader.
 class FileSource final : public ByteSource {
  public:
   FileSource(std::string path, int fd) : path_{std::move(path)}, fd_{fd} {}
+  /// Bytes [begin, end) of a regular file.
+  FileSource(std::string path, int fd, std::uint64_t begin, std::uint64_t end)
+      : path_{std::move(path)}, fd_{fd}, part_{true}, at_{begin}, end_{end} {}
   ~FileSource() override { ::close(fd_); }
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
 
   std::size_t read(char* into, std::size_t capacity) override {
+    if (part_) capacity = static_cast<std::size_t>(std::min<std::uint64_t>(capacity, end_ - at_));
     for (;;) {
-      const ssize_t n = ::read(fd_, into, capacity);
-      if (n >= 0) return static_cast<std::size_t>(n);
+      const ssize_t n = part_ ? ::pread(fd_, into, capacity, static_cast<off_t>(at_)) : ::read(fd_, into, capacity);
+      if (n >= 0) {
+        at_ += static_cast<std::uint64_t>(n);
+        return static_cast<std::size_t>(n);
+      }
       if (errno != EINTR) throw InputError(fmt::format("{}: cannot read the file ({})", path_, std::strerror(errno)));
     }
   }
@@ -53,7 +61,20 @@ class FileSource final : public ByteSource {
  private:
   std::string path_;
   int fd_;
+  bool part_ = false;
+  std::uint64_t at_ = 0;
+  std::uint64_t end_ = 0;
 };
+
+int open_file(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(fmt::format("{}: expected a {} (CSV, plain or gzip), found a folder", path, what));
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open the {} ({})", path, what, std::strerror(errno)));
+  return fd;
+}
 
 /// gzip data (one member or several, as `cat a.gz b.gz` makes) inflated by zlib. A damaged or
 /// cut stream is an InputError, never an early end: a shorter trace would be a silent lie.
@@ -207,12 +228,7 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 }  // namespace
 
 CsvReader::CsvReader(const std::string& path, std::string_view what, BlankLines blank) : name_{path}, blank_{blank} {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(fmt::format("{}: expected a {} (CSV, plain or gzip), found a folder", path, what));
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot open the {} ({})", path, what, std::strerror(errno)));
+  const int fd = open_file(path, what);
   auto file = std::make_unique<FileSource>(path, fd);
   // The gzip magic, read in place; a pipe (no pread) is read as plain text.
   unsigned char magic[2] = {};
@@ -221,6 +237,7 @@ CsvReader::CsvReader(const std::string& path, std::string_view what, BlankLines 
   struct stat status {};
   const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
   rereadable_ = regular;
+  file_bytes_ = regular ? static_cast<std::uint64_t>(status.st_size) : 0;
   large_file_ = regular && static_cast<std::size_t>(status.st_size) >= kBlockBytes;
   block_ = regular ? block_for(static_cast<std::size_t>(status.st_size), gzip) : kBlockBytes;
   if (gzip) {
@@ -237,6 +254,34 @@ CsvReader::CsvReader(const std::string& path, std::string_view what, BlankLines 
   }
   buffer_.resize(2 * block_);
   data_ = buffer_.data();
+}
+
+CsvReader::CsvReader(const std::string& path, std::string_view what, Part part, BlankLines blank)
+    : name_{path}, blank_{blank}, started_{part.begin > 0} {
+  const int fd = open_file(path, what);
+  source_ = std::make_unique<FileSource>(path, fd, part.begin, std::max(part.begin, part.end));
+  rereadable_ = true;
+  block_ = block_for(static_cast<std::size_t>(part.end - std::min(part.begin, part.end)), false);
+  buffer_.resize(2 * block_);
+  data_ = buffer_.data();
+}
+
+std::uint64_t next_line_start(const std::string& path, std::uint64_t from) {
+  const int fd = open_file(path, "file");
+  struct stat status {};
+  const std::uint64_t size = ::fstat(fd, &status) == 0 ? static_cast<std::uint64_t>(status.st_size) : 0;
+  // The byte before `from` decides whether a line starts at `from`.
+  FileSource rest{path, fd, from == 0 ? 0 : std::min(from, size) - 1, size};
+  if (from == 0 || from >= size) return std::min(from, size);
+  std::vector<char> block(std::size_t{1} << 16);
+  std::uint64_t at = from - 1;
+  while (const std::size_t n = rest.read(block.data(), block.size())) {
+    if (const void* newline = std::memchr(block.data(), '\n', n)) {
+      return at + static_cast<std::uint64_t>(static_cast<const char*>(newline) - block.data()) + 1;
+    }
+    at += n;
+  }
+  return size;
 }
 
 CsvReader::CsvReader(InMemory, std::string name, std::string_view text, BlankLines blank)

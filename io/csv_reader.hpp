@@ -40,6 +40,14 @@ class CsvReader {
   /// ("cannot open the `what`", with the system's reason), or (while reading) its gzip data is
   /// damaged or cut short.
   CsvReader(const std::string& path, std::string_view what, BlankLines blank = BlankLines::AreRows);
+  /// Reads the lines of a regular, uncompressed file from byte `begin` (a line's start, as
+  /// next_line_start() finds) to byte `end`: a part of a file that several readers parse at once.
+  /// Its line() counts from the part's first line (1); a byte order mark is skipped only at 0.
+  struct Part {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+  };
+  CsvReader(const std::string& path, std::string_view what, Part part, BlankLines blank = BlankLines::AreRows);
   /// Reads `text` held in memory (copied); `name` is used in messages.
   struct InMemory {};
   CsvReader(InMemory, std::string name, std::string_view text, BlankLines blank = BlankLines::AreRows);
@@ -60,6 +68,9 @@ class CsvReader {
   /// thread (the reader's own: inflating gzip ahead of it). Both false for text in memory.
   bool rereadable() const { return rereadable_; }
   bool large_file() const { return large_file_; }
+  /// Whether the file is gzip data; its size in bytes as stored (0 for a pipe or text in memory).
+  bool compressed() const { return compressed_; }
+  std::uint64_t file_bytes() const { return file_bytes_; }
 
   /// Reads what is left of compressed data, to the end, and throws its damage if it is damaged.
   /// Called before reporting a bad row: damaged gzip data inflates to garbage rows before its
@@ -86,12 +97,18 @@ class CsvReader {
   bool compressed_ = false;
   bool rereadable_ = false;
   bool large_file_ = false;
+  std::uint64_t file_bytes_ = 0;
   bool started_ = false;
   unsigned line_ = 0;
   LineProblem problem_ = LineProblem::None;
   std::vector<std::string_view> cells_;
   std::string text_copy_;  // in-memory text, copied so cells can be unquoted in place
 };
+
+/// The offset of the first line that starts at or after byte `from` of the regular file `path`
+/// (`from` itself if the byte before it is a '\n'), or the file's size if none does: where a
+/// file may be cut into parts that CsvReader::Part reads. InputError if it cannot be read.
+std::uint64_t next_line_start(const std::string& path, std::uint64_t from);
 
 /// Where each wanted column is in a header: its cell index, or -1 if absent. Header cells that
 /// no wanted name matches are ignored (extra columns are allowed).

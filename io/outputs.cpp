@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -140,31 +142,73 @@ void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, co
 
 }  // namespace
 
-void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
-                    const std::function<void(std::size_t rows)>& on_rows) {
-  const bool extras = columns == JobsCsvColumns::WithExtras;
-  File file{path};
-  TextBuffer out;
-  out.append(acme_header(trace.schema));
-  if (extras) out.append(kExtrasHeader);
-  out.push_back('\n');
-  TimestampWriter stamps{trace.epoch_unix_seconds, trace.utc_offset_minutes};
-  for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
-    append_job_row(out, trace, trace.jobs[i], result.jobs[i], extras, stamps);
-    out.push_back('\n');
-    if (out.size() > (1U << 20)) {
-      file.write(out);
-      out.clear();
-      if (on_rows) on_rows(i + 1);
+JobsCsvWriter::JobsCsvWriter(std::string path, const Trace& trace, const RunResult& result, JobsCsvColumns columns)
+    : path_{std::move(path)},
+      trace_{trace},
+      result_{result},
+      extras_{columns == JobsCsvColumns::WithExtras},
+      blocks_{(trace.jobs.size() + kRowsPerBlock - 1) / kRowsPerBlock},
+      formatted_(blocks_),
+      done_(blocks_) {}
+
+JobsCsvWriter::~JobsCsvWriter() = default;
+
+bool JobsCsvWriter::format_next_block(std::size_t& block) {
+  block = next_block_.fetch_add(1, std::memory_order_relaxed);
+  if (block >= blocks_) return false;
+  const std::size_t first = block * kRowsPerBlock;
+  const std::size_t last = std::min(first + kRowsPerBlock, trace_.jobs.size());
+  auto out = std::make_unique<TextBuffer>((last - first) * 256);
+  TimestampWriter stamps{trace_.epoch_unix_seconds, trace_.utc_offset_minutes};
+  for (std::size_t i = first; i < last; ++i) {
+    append_job_row(*out, trace_, trace_.jobs[i], result_.jobs[i], extras_, stamps);
+    out->push_back('\n');
+  }
+  formatted_[block] = std::move(out);
+  done_[block].store(true, std::memory_order_release);
+  done_[block].notify_one();
+  return true;
+}
+
+void JobsCsvWriter::help() {
+  std::size_t block = 0;
+  while (format_next_block(block)) {
+  }
+}
+
+void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) {
+  File file{path_};
+  TextBuffer header;
+  header.append(acme_header(trace_.schema));
+  if (extras_) header.append(kExtrasHeader);
+  header.push_back('\n');
+  file.write(header);
+  std::size_t written = 0;  // blocks
+  std::size_t taken = 0;
+  bool more = true;
+  while (written < blocks_) {
+    // Write what is formatted, in order; then take the next block, or wait for the one a helper
+    // is formatting when none is left to take.
+    if (done_[written].load(std::memory_order_acquire)) {
+      file.write(*formatted_[written]);
+      formatted_[written].reset();
+      ++written;
+      if (on_rows) on_rows(std::min(written * kRowsPerBlock, trace_.jobs.size()));
+    } else if (more) {
+      more = format_next_block(taken);
+    } else {
+      done_[written].wait(false, std::memory_order_acquire);
     }
   }
-  file.write(out);
   file.close();
 }
 
-namespace {
+void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
+                    const std::function<void(std::size_t rows)>& on_rows) {
+  JobsCsvWriter{path, trace, result, columns}.write(on_rows);
+}
 
-void write_timeline(const std::filesystem::path& path, const Trace& trace, const RunResult& result, int total_gpus) {
+void write_timeline_csv(const std::string& path, const Trace& trace, const RunResult& result, int total_gpus) {
   File file{path};
   TextBuffer out;
   out.append(
@@ -210,6 +254,8 @@ void write_timeline(const std::filesystem::path& path, const Trace& trace, const
   file.write(out);
   file.close();
 }
+
+namespace {
 
 double round_to(double value, double unit) { return std::round(value / unit) * unit; }
 
@@ -536,7 +582,8 @@ void write_run_files(const std::string& dir, const Scenario& scenario, const Tra
     write_jobs_csv((base / "jobs.csv").string(), trace, result, JobsCsvColumns::WithExtras, on_jobs_written);
   }
   if (which.timeline) {
-    write_timeline(base / "timeline.csv", trace, result, scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
+    write_timeline_csv((base / "timeline.csv").string(), trace, result,
+                       scenario.cluster.gpu_nodes * scenario.cluster.gpus_per_node);
   }
 }
 

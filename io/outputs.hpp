@@ -2,7 +2,9 @@
 /// The only writer of run outputs: DIR/jobs.csv, DIR/timeline.csv, DIR/summary.json, and the
 /// short table printed after a run. Outputs hold no wall-clock figures, so the same inputs and
 /// seed give byte-identical files.
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,8 @@
 #include "sim/run/simulation.hpp"
 
 namespace acmesim {
+
+class TextBuffer;
 
 /// The acmesim version written into summary.json.
 std::string acmesim_version();
@@ -48,6 +52,40 @@ enum class JobsCsvColumns {
   WithExtras,  // plus jct and outcome (ran, unschedulable, unstarted)
 };
 
+/// jobs.csv, written by one thread while others may help format it: its rows are formatted in
+/// blocks of kRowsPerBlock, taken in order by whichever thread asks first (the writer's or a
+/// helper's), and written in order by the writer's. The bytes are the same however many threads
+/// help. `run` lends its main thread once the summaries are computed (docs/performance.md).
+/// Memory: the blocks formatted but not yet written (about 2 MiB each).
+class JobsCsvWriter {
+ public:
+  static constexpr std::size_t kRowsPerBlock = 8192;
+
+  JobsCsvWriter(std::string path, const Trace& trace, const RunResult& result, JobsCsvColumns columns);
+  ~JobsCsvWriter();
+  JobsCsvWriter(const JobsCsvWriter&) = delete;
+  JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
+
+  /// Formats and writes the file; `on_rows`, if set, is called with the rows written so far
+  /// after each block. InputError if the file cannot be written (it is then removed).
+  void write(const std::function<void(std::size_t rows)>& on_rows = {});
+  /// From another thread, at any time: formats blocks not yet taken until none is left, then
+  /// returns (at once if the writer has taken them all).
+  void help();
+
+ private:
+  bool format_next_block(std::size_t& block);  // false when none is left to take
+
+  std::string path_;
+  const Trace& trace_;
+  const RunResult& result_;
+  bool extras_;
+  std::size_t blocks_;
+  std::atomic<std::size_t> next_block_{0};
+  std::vector<std::unique_ptr<TextBuffer>> formatted_;  // a block's text until it is written
+  std::vector<std::atomic<bool>> done_;                 // set once formatted_[block] is complete
+};
+
 /// One row per job in JobId order, the 13 AcmeTrace columns first, with the simulated values.
 void write_jobs_csv(const std::string& path, const Trace& trace, const RunResult& result, JobsCsvColumns columns,
                     const std::function<void(std::size_t rows)>& on_rows = {});
@@ -72,6 +110,8 @@ std::string summary_json(const Provenance& provenance, const Scenario& scenario,
 void prepare_outputs(const std::string& dir);
 void write_run_files(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
                      const std::function<void(std::size_t rows)>& on_jobs_written = {}, RunOutputs which = {});
+/// timeline.csv: one row per sample of the run's timeline.
+void write_timeline_csv(const std::string& path, const Trace& trace, const RunResult& result, int total_gpus);
 void write_summary_file(const std::string& dir, const Provenance& provenance, const Scenario& scenario,
                         const Trace& trace, const RunResult& result, const RunSummary& summary);
 

@@ -15,7 +15,7 @@ namespace acmesim {
 class TextBuffer {
  public:
   explicit TextBuffer(std::size_t capacity = std::size_t{1} << 21)
-      : data_{std::make_unique<char[]>(capacity)}, capacity_{capacity} {}
+      : data_{std::make_unique_for_overwrite<char[]>(capacity)}, capacity_{capacity} {}
 
   const char* data() const { return data_.get(); }
   std::size_t size() const { return size_; }
@@ -87,7 +87,7 @@ class TextBuffer {
     if (size_ + n <= capacity_) return;
     std::size_t capacity = capacity_ * 2;
     while (capacity < size_ + n) capacity *= 2;
-    auto grown = std::make_unique<char[]>(capacity);
+    auto grown = std::make_unique_for_overwrite<char[]>(capacity);
     std::memcpy(grown.get(), data_.get(), size_);
     data_ = std::move(grown);
     capacity_ = capacity;

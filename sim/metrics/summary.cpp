@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 namespace acmesim {
 
@@ -21,7 +22,7 @@ Ranks ranks(std::size_t n, double q) {
   return {lo, std::min(lo + 1, n - 1), pos - static_cast<double>(lo)};
 }
 
-double interpolate(const std::vector<std::int64_t>& ms, const Ranks& r) {
+double interpolate(std::span<const std::int64_t> ms, const Ranks& r) {
   const double a = static_cast<double>(ms[r.lo]);
   const double b = static_cast<double>(ms[r.hi]);
   return (a + (b - a) * r.frac) / 1000.0;
@@ -33,7 +34,7 @@ double quantile(const std::vector<std::int64_t>& sorted_ms, double q) {
   return sorted_ms.empty() ? 0.0 : interpolate(sorted_ms, ranks(sorted_ms.size(), q));
 }
 
-Quantiles quantiles(std::vector<std::int64_t> ms) {
+Quantiles quantiles(std::span<std::int64_t> ms) {
   Quantiles q;
   if (ms.empty()) return q;
   const long double total = std::accumulate(ms.begin(), ms.end(), 0.0L);
@@ -91,15 +92,13 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
     summary.failures.by_size[b].min_gpus = b == 0 ? 1 : kBucketMax[b - 1] + 1;
     summary.failures.by_size[b].max_gpus = kBucketMax[b];
   }
-  std::vector<std::int64_t> queue_all, jct_all, wait_all, slowdown_all;
-  std::array<std::vector<std::int64_t>, kJobTypeCount> queue_by, jct_by, wait_by, slowdown_by;
+  std::array<std::size_t, kJobTypeCount> ended_of_type{};
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobStatus& s = result.jobs[i];
     if (s.phase != JobPhase::Ended) continue;
     const JobSpec& spec = jobs[i];
     const auto t = static_cast<std::size_t>(spec.type);
-    const std::int64_t queue = (*s.started - spec.submitted).count();
-    const std::int64_t jct = (*s.ended - spec.submitted).count();
+    ++ended_of_type[t];
     // A job a node failure killed lost its last attempt: only what it checkpointed before counts.
     const bool killed = s.state == FinalState::NodeFail;
     const std::int64_t useful_ms = s.useful_work().count();
@@ -134,28 +133,36 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       summary.topology.within_one_group += s.switch_groups == 1 ? 1 : 0;
       summary.topology.groups_spanned += s.switch_groups;
     }
-    const std::int64_t wait = s.wait(spec.submitted).count();
-    // In thousandths, so that quantiles() (which reports milliseconds as seconds) gives the ratio.
-    const auto slowdown = static_cast<std::int64_t>(std::llround(1000.0 * s.slowdown(spec.submitted, spec.runtime)));
-    queue_all.push_back(queue);
-    jct_all.push_back(jct);
-    wait_all.push_back(wait);
-    slowdown_all.push_back(slowdown);
-    queue_by[t].push_back(queue);
-    jct_by[t].push_back(jct);
-    wait_by[t].push_back(wait);
-    slowdown_by[t].push_back(slowdown);
   }
-  summary.overall.queue = quantiles(std::move(queue_all));
-  summary.overall.jct = quantiles(std::move(jct_all));
-  summary.overall.wait = quantiles(std::move(wait_all));
-  summary.overall.slowdown = quantiles(std::move(slowdown_all));
-  for (std::size_t t = 0; t < kJobTypeCount; ++t) {
-    summary.by_type[t].queue = quantiles(std::move(queue_by[t]));
-    summary.by_type[t].jct = quantiles(std::move(jct_by[t]));
-    summary.by_type[t].wait = quantiles(std::move(wait_by[t]));
-    summary.by_type[t].slowdown = quantiles(std::move(slowdown_by[t]));
-  }
+  // The quantiles, one measure at a time in one buffer of the ended jobs grouped by type (8
+  // bytes per job, where a vector per measure and type took twelve times that as they grew):
+  // each type's part first, then the whole, which selection may reorder once the parts are done.
+  std::array<std::size_t, kJobTypeCount + 1> first_of_type{};
+  for (std::size_t t = 0; t < kJobTypeCount; ++t) first_of_type[t + 1] = first_of_type[t] + ended_of_type[t];
+  std::vector<std::int64_t> values(first_of_type.back());
+  const auto measure = [&](Quantiles GroupStats::*field, auto&& value_of) {
+    std::array<std::size_t, kJobTypeCount> next{};
+    std::copy_n(first_of_type.begin(), kJobTypeCount, next.begin());
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const JobStatus& s = result.jobs[i];
+      if (s.phase != JobPhase::Ended) continue;
+      values[next[static_cast<std::size_t>(jobs[i].type)]++] = value_of(jobs[i], s);
+    }
+    const std::span<std::int64_t> all{values};
+    for (std::size_t t = 0; t < kJobTypeCount; ++t) {
+      summary.by_type[t].*field = quantiles(all.subspan(first_of_type[t], ended_of_type[t]));
+    }
+    summary.overall.*field = quantiles(all);
+  };
+  measure(&GroupStats::queue,
+          [](const JobSpec& spec, const JobStatus& s) { return (*s.started - spec.submitted).count(); });
+  measure(&GroupStats::jct,
+          [](const JobSpec& spec, const JobStatus& s) { return (*s.ended - spec.submitted).count(); });
+  measure(&GroupStats::wait, [](const JobSpec& spec, const JobStatus& s) { return s.wait(spec.submitted).count(); });
+  // In thousandths, so that quantiles() (which reports milliseconds as seconds) gives the ratio.
+  measure(&GroupStats::slowdown, [](const JobSpec& spec, const JobStatus& s) {
+    return static_cast<std::int64_t>(std::llround(1000.0 * s.slowdown(spec.submitted, spec.runtime)));
+  });
   const Duration makespan = result.last_end > result.first_submit ? result.last_end - result.first_submit : Duration{0};
   summary.makespan_s = to_seconds(makespan);
   if (makespan.count() > 0 && total_gpus > 0) {

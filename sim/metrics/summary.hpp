@@ -3,6 +3,7 @@
 /// integer milliseconds; floating point appears only in the quantiles and ratios reported.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/metrics/failure_breakdown.hpp"
@@ -18,7 +19,9 @@ struct Quantiles {
 /// Linear interpolation between order statistics (numpy's and pandas' default), so numbers
 /// match what a user computes from jobs.csv.
 double quantile(const std::vector<std::int64_t>& sorted_ms, double q);
-Quantiles quantiles(std::vector<std::int64_t> ms);
+/// The mean and quantiles of `ms` (milliseconds, reported as seconds), which it reorders:
+/// expected O(n), by selection.
+Quantiles quantiles(std::span<std::int64_t> ms);
 
 struct GroupStats {
   std::uint64_t jobs = 0;  // jobs that ran

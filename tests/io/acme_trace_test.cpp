@@ -304,3 +304,77 @@ TEST_CASE("a row without a start time has no work to replay, whatever its durati
   CHECK(trace.jobs[0].runtime == Duration{0});
   CHECK_FALSE(trace.jobs[0].recorded_start.has_value());
 }
+
+namespace {
+
+/// A trace of about 9 MiB (large enough to be parsed in two parts at once): rows with many
+/// users, some first seen late, submissions mostly in order with a few early ones late in the
+/// file, every row of it valid.
+std::string large_trace_text() {
+  std::string text = kSerenHeader;
+  const std::int64_t day0 = 19417;  // 2023-03-01
+  for (int i = 0; text.size() < (std::size_t{9} << 20); ++i) {
+    // Every 997th row goes back two days; users past the middle of the file are new ones.
+    const std::int64_t submit = (day0 * 86400) + (i * 7) - (i % 997 == 0 ? 2 * 86400 : 0);
+    const std::string user = fmt::format("u{}", i < 40000 ? i % 301 : 1000 + (i % 53));
+    text += fmt::format("{},{},1,{},16,SFT,COMPLETED,{},{},{},{},0,0\n", 100000 + i, user, 1 << (i % 4),
+                        format_timestamp(submit, 480), format_timestamp(submit + 5, 480),
+                        format_timestamp(submit + 65 + (i % 50), 480), 60 + (i % 50));
+  }
+  return text;
+}
+
+void check_same_trace(const Trace& a, const Trace& b) {
+  REQUIRE(a.jobs.size() == b.jobs.size());
+  CHECK(a.users == b.users);
+  CHECK(a.rows_read == b.rows_read);
+  CHECK(a.rows_skipped == b.rows_skipped);
+  CHECK(a.skipped_messages == b.skipped_messages);
+  CHECK(a.epoch_unix_seconds == b.epoch_unix_seconds);
+  CHECK(a.utc_offset_minutes == b.utc_offset_minutes);
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+    const JobSpec& x = a.jobs[i];
+    const JobSpec& y = b.jobs[i];
+    const bool same = x.id == y.id && x.trace_id == y.trace_id && x.user == y.user && x.source_line == y.source_line &&
+                      x.submitted == y.submitted && x.recorded_start == y.recorded_start && x.runtime == y.runtime &&
+                      x.demand.gpus == y.demand.gpus && x.type == y.type;
+    if (!same) ++differing;
+  }
+  CHECK(differing == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a large trace file parsed in two parts at once gives the trace one parse of its text gives") {
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_trace_parts";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "large.csv").string();
+  std::string text = large_trace_text();
+  std::ofstream(path, std::ios::binary) << text;
+  const Trace whole = parse_acme_trace(path, text);
+  CHECK(whole.users.size() == 301 + 53);
+  check_same_trace(read_acme_trace(path), whole);
+
+  SECTION("a bad row in the second half is reported with its line in the file") {
+    const std::size_t late = text.find('\n', text.size() * 3 / 4) + 1;
+    text.insert(late, seren_row(2, "x"));
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    std::string message;
+    try {
+      read_acme_trace(path);
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    CHECK(message == error_of(text).replace(0, 5, path));
+    CHECK_THAT(message, Catch::Contains("column 'node_num'"));
+
+    // Skipped, with one more bad row in the first half: the same rows and messages as one parse.
+    text.insert(text.find('\n', 1000) + 1, "short,row\n");
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    const Trace skipped = read_acme_trace(path, TraceReadOptions{true});
+    CHECK(skipped.rows_skipped == 2);
+    check_same_trace(skipped, parse_acme_trace(path, text, TraceReadOptions{true}));
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "io/acme_trace.hpp"
 #include "io/outputs.hpp"
@@ -109,6 +110,36 @@ TEST_CASE("two runs of the default scenario write byte-identical outputs") {
                      0) == 0);
   CHECK(a.summary.find("\"fingerprint\"") != std::string::npos);
   std::filesystem::remove_all(base);
+}
+
+TEST_CASE("jobs.csv is the same bytes however many threads help format its rows") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  REQUIRE(trace.jobs.size() > 4 * JobsCsvWriter::kRowsPerBlock);
+  const Catalog catalog = builtin_catalog();
+  Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog)};
+  const RunResult result = sim.run();
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_jobs_csv_helpers";
+  std::filesystem::create_directories(dir);
+  write_jobs_csv((dir / "alone.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+  std::size_t calls = 0;
+  std::size_t last_rows = 0;
+  {
+    JobsCsvWriter writer{(dir / "helped.csv").string(), trace, result, JobsCsvColumns::WithExtras};
+    std::thread helpers[2] = {std::thread{[&writer] { writer.help(); }}, std::thread{[&writer] { writer.help(); }}};
+    writer.write([&](std::size_t rows) {
+      ++calls;
+      CHECK(rows > last_rows);
+      last_rows = rows;
+    });
+    for (std::thread& helper : helpers) helper.join();
+  }
+  const std::string alone = slurp(dir / "alone.csv");
+  CHECK(alone.size() > trace.jobs.size() * 100);
+  CHECK(slurp(dir / "helped.csv") == alone);
+  CHECK(calls == (trace.jobs.size() + JobsCsvWriter::kRowsPerBlock - 1) / JobsCsvWriter::kRowsPerBlock);
+  CHECK(last_rows == trace.jobs.size());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("jobs.csv reads back through the trace reader with the simulated times") {
