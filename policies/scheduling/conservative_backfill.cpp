@@ -80,7 +80,7 @@ class ConservativeBackfill final : public Scheduler {
       plan(pass, queue_.begin(), max_job_test_ - (keep ? started_by_walk_ : 0));
       kept_ = true;
     }
-    running_after_ = pass.running().size();
+    running_after_ = pass.running_count();
     if (!kept_) unsplit_ends_.clear();
   }
 
@@ -116,7 +116,7 @@ class ConservativeBackfill final : public Scheduler {
       ++ended;
     }
     // Any other job that left ended early or was interrupted.
-    if (pass.running().size() + ended != running_after_) return false;
+    if (pass.running_count() + ended != running_after_) return false;
     std::size_t first = 0;
     while (first + 1 < profile_.size() && profile_[first + 1].at <= now) ++first;
     profile_.erase(profile_.begin(), profile_.begin() + static_cast<std::ptrdiff_t>(first));

@@ -42,7 +42,7 @@ class EasyBackfill final : public Scheduler {
     // Nothing freed resources since the last pass (no job left, no node came back: the running
     // jobs and idle GPUs are as that pass left them) and no job landed inside the queue.
     const bool unchanged =
-        !reordered_ && pass.running().size() == running_after_ && pass.cluster().idle_gpus() == idle_after_;
+        !reordered_ && pass.running_count() == running_after_ && pass.cluster().idle_gpus() == idle_after_;
     while (!queue_.empty()) {
       const JobId head = queue_.front().job;
       auto where = pass.fit(head);
@@ -52,7 +52,7 @@ class EasyBackfill final : public Scheduler {
     }
     if (!queue_.empty()) look_ahead(pass, unchanged && resume_walk_ && queue_.front().job == walked_head_);
     reordered_ = false;
-    running_after_ = pass.running().size();
+    running_after_ = pass.running_count();
     idle_after_ = pass.cluster().idle_gpus();
   }
 

@@ -221,7 +221,7 @@ class TrackedRunning {
 
   void add(const SchedulingPass& pass, Key key, JobId job) {
     entries_.insert(Entry{key, job, pass.status(job).attempt});
-    if (entries_.size() > 2 * pass.running().size() + 64) sweep(pass);
+    if (entries_.size() > 2 * pass.running_count() + 64) sweep(pass);
   }
   /// True if `e`'s job is still running the attempt it was started for.
   static bool live(const SchedulingPass& pass, const Entry& e) {

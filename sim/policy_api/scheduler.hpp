@@ -63,8 +63,12 @@ class SchedulingPass {
   virtual void preempt(JobId job, const Interruption& how) = 0;
   /// What the simulation has done to `job` so far (attempts, work kept, ...).
   virtual JobView status(JobId job) const = 0;
-  /// Every job holding resources now, by expected end (see RunningJob).
+  /// Every job holding resources now, by expected end (see RunningJob). The simulation keeps
+  /// this set only from the first call on (O(n) then, n = jobs of the run, O(log r) per start
+  /// and end after): a scheduler that never asks costs nothing for it.
   virtual const RunningJobs& running() const = 0;
+  /// How many jobs hold resources now, O(1): running().size() without the set.
+  virtual std::size_t running_count() const = 0;
   /// Asks for another pass at `at` (> now) even if nothing else happens then.
   virtual void wake_at(SimTime at) = 0;
   /// Reports that `job` could not start when the policy wanted it to (`replay` uses this).

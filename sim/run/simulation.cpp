@@ -37,7 +37,11 @@ class Simulation::Pass final : public SchedulingPass {
     sim_.interrupt(id, preemption);
   }
   JobView status(JobId id) const override { return view_of(sim_.jobs_.status(id)); }
-  const RunningJobs& running() const override { return sim_.running_jobs_; }
+  const RunningJobs& running() const override {
+    if (!sim_.running_jobs_kept_) sim_.keep_running_jobs();
+    return sim_.running_jobs_;
+  }
+  std::size_t running_count() const override { return sim_.jobs_.count(JobPhase::Running); }
   void wake_at(SimTime at) override {
     if (at <= now()) {
       throw SimulationError(fmt::format("a scheduler asked to wake at t={:.3f}s, not after now {}", to_seconds(at),
@@ -233,7 +237,7 @@ void Simulation::on(const JobRequeued& e) {
 ClosedAttempt Simulation::close_attempt(JobId id) {
   JobStatus& status = jobs_.status(id);
   recorder_.lend(cluster_, engine_.now());
-  running_jobs_.erase(RunningJob{advertised_end(id), id});
+  if (running_jobs_kept_) running_jobs_.erase(RunningJob{advertised_end(id), id});
   const std::uint32_t slot = slot_of_[id.value()];
   Allocation& where = allocations_[slot];
   cluster_.give_back(where);
@@ -347,7 +351,7 @@ void Simulation::start(JobId id, const Allocation& where) {
     if (slice.gpus > 0) jobs_on_node_[slice.node.value()].push_back(id);
   }
   recorder_.placed(status, where);
-  running_jobs_.insert(RunningJob{advertised_end(id), id});
+  if (running_jobs_kept_) running_jobs_.insert(RunningJob{advertised_end(id), id});
   engine_.schedule(expected_end(id), JobEnded{id, status.attempt});
   if (options_.hook) {
     Hooks hooks{*this};
@@ -439,6 +443,14 @@ void Simulation::end_now(JobId id, FinalState state, FailureReason reason) {
     Hooks hooks{*this};
     options_.hook->on_job_ended(spec, hooks);
   }
+}
+
+void Simulation::keep_running_jobs() {
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    const JobId id{static_cast<std::uint32_t>(i)};
+    if (jobs_.status(id).phase == JobPhase::Running) running_jobs_.insert(RunningJob{advertised_end(id), id});
+  }
+  running_jobs_kept_ = true;
 }
 
 SimTime Simulation::expected_end(JobId id) const {
