@@ -128,17 +128,17 @@ struct StringHash {
 
 /// The message of a row the CSV layer could not split as the header says.
 std::optional<std::string> row_shape_problem(const csv::CsvReader& reader, const csv::HeaderMap& header) {
-  const std::string at = fmt::format("{}:{}: ", reader.name(), reader.line());
+  const auto at = [&reader] { return fmt::format("{}:{}: ", reader.name(), reader.line()); };
   switch (reader.problem()) {
     case csv::CsvReader::LineProblem::UnclosedQuote:
-      return at + "a quoted cell is never closed (a '\"' opens it and none ends it on this line)";
+      return at() + "a quoted cell is never closed (a '\"' opens it and none ends it on this line)";
     case csv::CsvReader::LineProblem::NulByte:
-      return at + "a NUL byte (0x00) in the row; a trace is text";
+      return at() + "a NUL byte (0x00) in the row; a trace is text";
     case csv::CsvReader::LineProblem::None:
       break;
   }
-  if (reader.cells().size() < header.cells) return at + "fewer cells than the header has columns";
-  if (reader.cells().size() > header.cells) return at + "more cells than the header has columns";
+  if (reader.cells().size() < header.cells) return at() + "fewer cells than the header has columns";
+  if (reader.cells().size() > header.cells) return at() + "more cells than the header has columns";
   return std::nullopt;
 }
 
