@@ -97,6 +97,7 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
   // jobs.csv and timeline.csv do not need the summaries: a second thread writes them while this
   // one computes the summaries and then helps format jobs.csv's rows; summary.json, the marker of
   // a complete run, comes after both.
+  PreviousOutputs previous{out};
   JobsCsvWriter jobs_csv{out + "/jobs.csv", trace, result, JobsCsvColumns::WithExtras};
   auto run_files = std::async(std::launch::async, [&] {
     jobs_csv.write([&](std::size_t rows) {
@@ -111,6 +112,7 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
   log.debug("summarized {} jobs in {:.2f}s (while jobs.csv and timeline.csv were written)", trace.jobs.size(),
             std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
   jobs_csv.help();
+  previous.discard();
   run_files.get();
   write_summary_file(out, provenance, scenario, trace, result, summary);
   writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));

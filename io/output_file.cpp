@@ -61,6 +61,9 @@ OutputFile::OutputFile(std::string path)
   if (written_ != path_) slot_ = list_partial(written_.c_str());
 }
 
+int list_for_removal(const char* path) noexcept { return list_partial(path); }
+void unlist_for_removal(int slot) noexcept { unlist_partial(slot); }
+
 void remove_partial_outputs() noexcept {
   for (auto& slot : open_partials) {
     if (const char* path = slot.load()) ::unlink(path);

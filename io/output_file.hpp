@@ -22,9 +22,14 @@
 
 namespace acmesim {
 
-/// Unlinks every temporary file of an OutputFile not yet closed. Async-signal-safe: it reads the
-/// table with lock-free atomics and calls only unlink().
+/// Unlinks every temporary file of an OutputFile not yet closed (and every file listed with
+/// list_for_removal()). Async-signal-safe: it reads the table with lock-free atomics and calls
+/// only unlink().
 void remove_partial_outputs() noexcept;
+/// Lists another file that remove_partial_outputs() unlinks (a previous output moved aside, see
+/// PreviousOutputs): `path` must stay valid until unlist_for_removal(slot). -1 if the table is full.
+int list_for_removal(const char* path) noexcept;
+void unlist_for_removal(int slot) noexcept;
 
 class OutputFile {
  public:

@@ -575,6 +575,39 @@ void prepare_outputs(const std::string& dir) {
   if (ec) throw InputError(fmt::format("{}: cannot remove the previous summary.json ({})", dir, ec.message()));
 }
 
+PreviousOutputs::PreviousOutputs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::array<const char*, 2> names{"jobs.csv", "timeline.csv"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    // Appended piece by piece: `"." + name` trips g++ 12's -Wrestrict false positive.
+    std::string hidden{"."};
+    hidden += names[i];
+    hidden += ".previous";
+    const fs::path from = fs::path{dir} / names[i];
+    const fs::path to = fs::path{dir} / hidden;
+    std::error_code ec;
+    if (fs::is_regular_file(from, ec)) {
+      fs::rename(from, to, ec);  // on failure it is replaced by the rename at the end, as before
+    } else if (!fs::is_regular_file(to, ec)) {
+      continue;  // nothing to move, and no copy a killed run left behind
+    }
+    if (ec) continue;
+    moved_[i] = to.string();
+    listed_[i] = list_for_removal(moved_[i].c_str());
+  }
+}
+
+void PreviousOutputs::discard() noexcept {
+  for (std::size_t i = 0; i < moved_.size(); ++i) {
+    if (moved_[i].empty()) continue;
+    std::error_code ec;
+    std::filesystem::remove(moved_[i], ec);
+    unlist_for_removal(listed_[i]);
+    listed_[i] = -1;
+    moved_[i].clear();
+  }
+}
+
 void write_run_files(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
                      const std::function<void(std::size_t rows)>& on_jobs_written, RunOutputs which) {
   const std::filesystem::path base{dir};

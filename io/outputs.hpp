@@ -2,6 +2,7 @@
 /// The only writer of run outputs: DIR/jobs.csv, DIR/timeline.csv, DIR/summary.json, and the
 /// short table printed after a run. Outputs hold no wall-clock figures, so the same inputs and
 /// seed give byte-identical files.
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -108,6 +109,28 @@ std::string summary_json(const Provenance& provenance, const Scenario& scenario,
 /// write_run_files writes jobs.csv and timeline.csv (as `which` says); write_summary_file
 /// writes summary.json, which must come last.
 void prepare_outputs(const std::string& dir);
+
+/// The previous run's jobs.csv and timeline.csv in `dir`, moved aside (renamed to hidden names,
+/// which is cheap) so that writing the new ones ends with a rename over nothing: replacing a
+/// file of 200 MB makes the kernel free its cached pages then, about 50 ms. discard() deletes
+/// them, paying that on a thread that has nothing else to do (`run`'s main thread, once the
+/// rows are all formatted); the destructor does if it was not called, and so does an interrupt
+/// (remove_partial_outputs()). A copy left by a run killed with SIGKILL is deleted by the next
+/// run into the folder. Call after prepare_outputs() has removed summary.json: the folder is
+/// marked incomplete already.
+class PreviousOutputs {
+ public:
+  explicit PreviousOutputs(const std::string& dir);
+  ~PreviousOutputs() { discard(); }
+  PreviousOutputs(const PreviousOutputs&) = delete;
+  PreviousOutputs& operator=(const PreviousOutputs&) = delete;
+  void discard() noexcept;
+
+ private:
+  // Room for both names from the start: the signal handler's table points into these strings.
+  std::array<std::string, 2> moved_;
+  std::array<int, 2> listed_{-1, -1};
+};
 void write_run_files(const std::string& dir, const Scenario& scenario, const Trace& trace, const RunResult& result,
                      const std::function<void(std::size_t rows)>& on_jobs_written = {}, RunOutputs which = {});
 /// timeline.csv: one row per sample of the run's timeline.

@@ -43,7 +43,8 @@ double run_seconds(const std::string& scheduler, const fs::path& out) {
 std::vector<std::string> partial_files(const fs::path& dir) {
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".partial") found.push_back(entry.path().filename().string());
+    const auto extension = entry.path().extension();
+    if (extension == ".partial" || extension == ".previous") found.push_back(entry.path().filename().string());
   }
   return found;
 }
@@ -86,14 +87,18 @@ TEST_CASE("A run killed at any moment leaves each output either the previous run
   }
 }
 
-TEST_CASE("An interrupted run exits 130 and leaves no temporary file and no summary of a run it did not finish",
-          "[cli][outputs]") {
+TEST_CASE(
+    "An interrupted run exits 130 and leaves no temporary file, no set-aside earlier output and no summary of a run it "
+    "did not finish",
+    "[cli][outputs]") {
   const fs::path base = scratch_dir() / "interrupt";
   fs::remove_all(base);
   const double seconds = run_seconds("slurm", base / "timing");
   for (const int signal : {SIGINT, SIGTERM}) {
     INFO("signal " << signal);
     const fs::path target = base / fmt::format("target-{}", signal);
+    // Outputs of an earlier run there, which the run moves aside while it writes its own.
+    fs::copy(base / "timing", target);
     const pid_t pid = start_run("slurm", target);
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 0.7));
     kill(pid, signal);

@@ -159,6 +159,13 @@ TEST_CASE("Runs whose overrides differ get folders of their own, and a folder of
   CHECK(slurp(dir / "out" / "s" / "summary.json") == before);
   CHECK(run_in(dir, "run s.yaml -q -o out/s --set scheduler=sjf --force") == 0);
   CHECK(slurp(dir / "out" / "s" / "summary.json").find("\"name\": \"sjf\"") != std::string::npos);
+  // Replacing outputs leaves the three files and nothing else (the previous ones are moved
+  // aside while the new ones are written, then deleted).
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir / "out" / "s")) files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{"jobs.csv", "summary.json", "timeline.csv"});
+  CHECK(slurp(dir / "out" / "s" / "jobs.csv").rfind("job_id,", 0) == 0);
 }
 
 TEST_CASE("jobs.csv has numeric submit_s, start_s and end_s, and gpu_time is a float in every run") {
