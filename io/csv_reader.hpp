@@ -10,7 +10,9 @@
 /// 1 MiB block plus the longest line; smaller blocks for a file smaller than a block), so a row
 /// costs no allocation; unquoting rewrites the cell in place. A gzip file of 1 MiB or more is
 /// inflated by zlib on a second thread, a few blocks ahead of the parser, so inflating overlaps
-/// with parsing; a smaller one is inflated in place. Why not a CSV package: docs/design.md.
+/// with parsing; a smaller one is inflated in place. A reader may read a part of a plain file
+/// (CsvReader::Part, cut at a line start by next_line_start()), so that several threads parse
+/// one file at once. Why not a CSV package: docs/design.md.
 #include <cstdint>
 #include <memory>
 #include <span>

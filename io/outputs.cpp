@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "io/acme_schema.hpp"
 #include "io/output_file.hpp"
@@ -156,17 +157,27 @@ JobsCsvWriter::~JobsCsvWriter() = default;
 bool JobsCsvWriter::format_next_block(std::size_t& block) {
   block = next_block_.fetch_add(1, std::memory_order_relaxed);
   if (block >= blocks_) return false;
-  const std::size_t first = block * kRowsPerBlock;
-  const std::size_t last = std::min(first + kRowsPerBlock, trace_.jobs.size());
-  auto out = std::make_unique<TextBuffer>((last - first) * 256);
-  TimestampWriter stamps{trace_.epoch_unix_seconds, trace_.utc_offset_minutes};
-  for (std::size_t i = first; i < last; ++i) {
-    append_job_row(*out, trace_, trace_.jobs[i], result_.jobs[i], extras_, stamps);
-    out->push_back('\n');
+  // Done is set even when formatting throws (out of memory): the writer must never wait for a
+  // block that will not come. It finds no text there and fails too.
+  const auto publish = [this, block] {
+    done_[block].store(true, std::memory_order_release);
+    done_[block].notify_one();
+  };
+  try {
+    const std::size_t first = block * kRowsPerBlock;
+    const std::size_t last = std::min(first + kRowsPerBlock, trace_.jobs.size());
+    auto out = std::make_unique<TextBuffer>((last - first) * 256);
+    TimestampWriter stamps{trace_.epoch_unix_seconds, trace_.utc_offset_minutes};
+    for (std::size_t i = first; i < last; ++i) {
+      append_job_row(*out, trace_, trace_.jobs[i], result_.jobs[i], extras_, stamps);
+      out->push_back('\n');
+    }
+    formatted_[block] = std::move(out);
+  } catch (...) {
+    publish();
+    throw;
   }
-  formatted_[block] = std::move(out);
-  done_[block].store(true, std::memory_order_release);
-  done_[block].notify_one();
+  publish();
   return true;
 }
 
@@ -190,6 +201,7 @@ void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) 
     // Write what is formatted, in order; then take the next block, or wait for the one a helper
     // is formatting when none is left to take.
     if (done_[written].load(std::memory_order_acquire)) {
+      if (!formatted_[written]) throw std::runtime_error("jobs.csv: a block of rows could not be formatted");
       file.write(*formatted_[written]);
       formatted_[written].reset();
       ++written;

@@ -51,8 +51,10 @@ std::vector<std::string> partial_files(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("A run killed at any moment leaves each output either the previous run's or the new one's, complete",
-          "[cli][outputs]") {
+TEST_CASE(
+    "A run killed at any moment leaves each output the previous run's or the new one's, complete, or none (jobs.csv "
+    "and timeline.csv are moved aside while the new ones are written)",
+    "[cli][outputs]") {
   const fs::path base = scratch_dir() / "kill";
   fs::remove_all(base);
   // Two complete runs that differ in every output: the previous run's folder and what the new
@@ -94,20 +96,27 @@ TEST_CASE(
   const fs::path base = scratch_dir() / "interrupt";
   fs::remove_all(base);
   const double seconds = run_seconds("slurm", base / "timing");
-  for (const int signal : {SIGINT, SIGTERM}) {
-    INFO("signal " << signal);
-    const fs::path target = base / fmt::format("target-{}", signal);
-    // Outputs of an earlier run there, which the run moves aside while it writes its own.
-    fs::copy(base / "timing", target);
-    const pid_t pid = start_run("slurm", target);
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 0.7));
-    kill(pid, signal);
-    const int code = wait_for(pid);
-    if (code == 0) continue;  // it finished first: nothing to check
-    CHECK(code == 130);
-    if (!fs::exists(target)) continue;
-    CHECK(partial_files(target).empty());
-    CHECK_FALSE(fs::exists(target / "summary.json"));
+  const std::string earlier_summary = slurp(base / "timing" / "summary.json");
+  for (const bool earlier_outputs : {false, true}) {
+    for (const int signal : {SIGINT, SIGTERM}) {
+      INFO("signal " << signal << ", earlier outputs in the folder " << earlier_outputs);
+      const fs::path target = base / fmt::format("target-{}-{}", signal, earlier_outputs);
+      // Outputs of an earlier run there, which the run moves aside while it writes its own.
+      if (earlier_outputs) fs::copy(base / "timing", target);
+      const pid_t pid = start_run("slurm", target);
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds * 0.7));
+      kill(pid, signal);
+      const int code = wait_for(pid);
+      if (code == 0) continue;  // it finished first: nothing to check
+      CHECK(code == 130);
+      if (!fs::exists(target)) continue;
+      CHECK(partial_files(target).empty());
+      // Only the earlier run's summary, if the run was stopped before it began to replace it.
+      if (fs::exists(target / "summary.json")) {
+        CHECK(earlier_outputs);
+        CHECK(slurp(target / "summary.json") == earlier_summary);
+      }
+    }
   }
 }
 

@@ -11,6 +11,16 @@ using namespace acmesim::testing;
 
 namespace {
 
+/// FIFO's pass: starts jobs from the front while the first fits.
+void start_from_front(SchedulingPass& pass, std::deque<JobId>& queue) {
+  while (!queue.empty()) {
+    auto where = pass.fit(queue.front());
+    if (!where) return;
+    pass.start(queue.front(), *where);
+    queue.pop_front();
+  }
+}
+
 /// FIFO that also interrupts given jobs at given times: drives the engine's interruption path
 /// the way preemptive schedulers and failure models do.
 class ScriptedScheduler final : public Scheduler {
@@ -25,12 +35,7 @@ class ScriptedScheduler final : public Scheduler {
       if (pass.status(it->second.first).phase == JobPhase::Running) pass.preempt(it->second.first, it->second.second);
       it = script_.erase(it);
     }
-    while (!queue_.empty()) {
-      auto where = pass.fit(queue_.front());
-      if (!where) break;
-      pass.start(queue_.front(), *where);
-      queue_.pop_front();
-    }
+    start_from_front(pass, queue_);
     if (!script_.empty()) pass.wake_at(SimTime{seconds(script_.begin()->first)});
   }
 
@@ -116,12 +121,7 @@ class LateLooker final : public Scheduler {
   void enqueue(const JobSpec& job) override { queue_.push_back(job.id); }
   void requeue(const JobSpec& job, const JobView&) override { queue_.push_front(job.id); }
   void select(SchedulingPass& pass) override {
-    while (!queue_.empty()) {
-      auto where = pass.fit(queue_.front());
-      if (!where) break;
-      pass.start(queue_.front(), *where);
-      queue_.pop_front();
-    }
+    start_from_front(pass, queue_);
     if (pass.now() < SimTime{seconds(from_s_)}) return;
     const RunningJobs& running = pass.running();
     seen_.emplace_back(running.begin(), running.end());
