@@ -204,19 +204,22 @@ std::size_t rows_expected(std::uint64_t bytes) {
   return static_cast<std::size_t>(std::min<std::uint64_t>(bytes / 100, std::uint64_t{1} << 28));
 }
 
-/// Parses the reader's lines (after the header) into `into`. `on_row` is called with each row's
-/// count in `into` (for progress); a bad row is skipped (`skip_bad_rows`) or an InputError.
+/// Rows between progress reports (TraceReadOptions::on_rows).
+constexpr std::uint64_t kProgressRows = 65536;
+
+/// Parses the reader's lines (after the header) into `into`. `on_rows` is called with the rows
+/// read into `into` every kProgressRows rows; a bad row is skipped (`skip_bad_rows`) or an
+/// InputError.
 template <class OnRow>
 void parse_rows(csv::CsvReader& reader, const TraceHeader& header, bool skip_bad_rows, ParsedRows& into,
-                OnRow&& on_row) {
+                OnRow&& on_rows) {
   const std::string& file = reader.name();
   const auto present = [&header](AcmeColumn c) { return header.has(c); };
   TimestampParser times;
   Cells cells{};
   while (reader.next_line()) {
     const unsigned line = reader.line();
-    ++into.rows_read;
-    on_row(into.rows_read);
+    if (++into.rows_read % kProgressRows == 0) on_rows(into.rows_read);
     try {
       if (auto problem = row_shape_problem(reader, header.map)) throw BadField{std::move(*problem)};
       const auto row_cells = reader.cells();
@@ -365,18 +368,13 @@ Trace make_trace(const std::string& file, TraceSchema schema, ParsedRows&& rows)
   return trace;
 }
 
-/// Progress every 65,536 rows.
-auto progress_of(const TraceReadOptions& options) {
-  return [&options](std::uint64_t rows) {
-    if (options.on_rows && rows % 65536 == 0) options.on_rows(rows);
-  };
-}
-
 Trace parse(csv::CsvReader& reader, const TraceReadOptions& options) {
   const TraceHeader header = read_header(reader);
   ParsedRows rows;
   rows.reserve(rows_expected(reader.file_bytes()));
-  parse_rows(reader, header, options.skip_bad_rows, rows, progress_of(options));
+  parse_rows(reader, header, options.skip_bad_rows, rows, [&options](std::uint64_t n) {
+    if (options.on_rows) options.on_rows(n);
+  });
   return make_trace(reader.name(), header.schema, std::move(rows));
 }
 
@@ -385,10 +383,10 @@ constexpr std::uint64_t kPartsFromBytes = std::uint64_t{8} << 20;
 
 /// Parses a large plain file in two parts at once: the first half on this thread, the second on
 /// another, then appends the second's rows to the first's. The result is the same Trace a
-/// single parse makes. Where the second half holds a row it cannot take as it is (a bad row,
-/// skipped or not, or a line too long), the file is parsed again by one reader from its start,
-/// so that every message and skipped row is what the single parse gives (a slow path for a
-/// broken file only). nullopt if the file has no line start in its second half.
+/// single parse makes. nullopt, for the caller to parse the file in one pass, if the file has
+/// no line start in its second half, or if the second half holds a row it cannot take as it is
+/// (a bad row, skipped or not, or a line too long): then every message and skipped row is what
+/// the single parse gives (a slow path for a broken file only).
 std::optional<Trace> parse_in_two_parts(const std::string& path, std::uint64_t bytes, const TraceReadOptions& options) {
   const std::uint64_t middle = csv::next_line_start(path, bytes / 2);
   if (middle >= bytes) return std::nullopt;
@@ -399,32 +397,27 @@ std::optional<Trace> parse_in_two_parts(const std::string& path, std::uint64_t b
     csv::CsvReader reader{path, "trace file", csv::CsvReader::Part{middle, bytes}};
     ParsedRows rows;
     rows.reserve(rows_expected(bytes - middle));
-    parse_rows(reader, header, false, rows, [&second_rows](std::uint64_t n) {
-      if (n % 65536 == 0) second_rows.store(n, std::memory_order_relaxed);
-    });
+    parse_rows(reader, header, false, rows,
+               [&second_rows](std::uint64_t n) { second_rows.store(n, std::memory_order_relaxed); });
     return rows;
   });
   ParsedRows rows;
   rows.reserve(rows_expected(bytes));
   try {
     parse_rows(first, header, options.skip_bad_rows, rows, [&](std::uint64_t n) {
-      if (options.on_rows && n % 65536 == 0) options.on_rows(n + second_rows.load(std::memory_order_relaxed));
+      if (options.on_rows) options.on_rows(n + second_rows.load(std::memory_order_relaxed));
     });
   } catch (...) {
     second.wait();  // its references must outlive it; its result does not matter now
     throw;
   }
-  std::optional<ParsedRows> later;
+  ParsedRows later;
   try {
     later = second.get();
   } catch (const InputError&) {
-    later.reset();
+    return std::nullopt;  // the caller parses the file in one pass
   }
-  if (!later) {
-    csv::CsvReader reader{path, "trace file"};
-    return parse(reader, options);
-  }
-  append_rows(rows, std::move(*later), first.line());
+  append_rows(rows, std::move(later), first.line());
   return make_trace(path, header.schema, std::move(rows));
 }
 

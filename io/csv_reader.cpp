@@ -270,9 +270,12 @@ std::uint64_t next_line_start(const std::string& path, std::uint64_t from) {
   const int fd = open_file(path, "file");
   struct stat status {};
   const std::uint64_t size = ::fstat(fd, &status) == 0 ? static_cast<std::uint64_t>(status.st_size) : 0;
+  if (from == 0 || from >= size) {
+    ::close(fd);
+    return std::min(from, size);
+  }
   // The byte before `from` decides whether a line starts at `from`.
-  FileSource rest{path, fd, from == 0 ? 0 : std::min(from, size) - 1, size};
-  if (from == 0 || from >= size) return std::min(from, size);
+  FileSource rest{path, fd, from - 1, size};
   std::vector<char> block(std::size_t{1} << 16);
   std::uint64_t at = from - 1;
   while (const std::size_t n = rest.read(block.data(), block.size())) {

@@ -46,14 +46,18 @@ std::string written_path(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (fs::exists(status) && !fs::is_regular_file(status)) return path;
-  const fs::path final_path{path};
+  return hidden_beside(path, ".partial");
+}
+}  // namespace
+
+std::string hidden_beside(const std::string& path, std::string_view suffix) {
+  const std::filesystem::path final_path{path};
   // Appended piece by piece: `"." + name` trips g++ 12's -Wrestrict false positive.
   std::string name{"."};
   name += final_path.filename().string();
-  name += ".partial";
+  name += suffix;
   return (final_path.parent_path() / name).string();
 }
-}  // namespace
 
 OutputFile::OutputFile(std::string path)
     : path_{std::move(path)}, written_{written_path(path_)}, file_{std::fopen(written_.c_str(), "wb")} {

@@ -30,6 +30,9 @@ void remove_partial_outputs() noexcept;
 /// PreviousOutputs): `path` must stay valid until unlist_for_removal(slot). -1 if the table is full.
 int list_for_removal(const char* path) noexcept;
 void unlist_for_removal(int slot) noexcept;
+/// The hidden name beside `path` with `suffix`: DIR/.NAME.SUFFIX (".partial" for a file being
+/// written, ".previous" for an output moved aside).
+std::string hidden_beside(const std::string& path, std::string_view suffix);
 
 class OutputFile {
  public:

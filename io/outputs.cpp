@@ -154,8 +154,8 @@ JobsCsvWriter::JobsCsvWriter(std::string path, const Trace& trace, const RunResu
 
 JobsCsvWriter::~JobsCsvWriter() = default;
 
-bool JobsCsvWriter::format_next_block(std::size_t& block) {
-  block = next_block_.fetch_add(1, std::memory_order_relaxed);
+bool JobsCsvWriter::format_next_block() {
+  const std::size_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
   if (block >= blocks_) return false;
   // Done is set even when formatting throws (out of memory): the writer must never wait for a
   // block that will not come. It finds no text there and fails too.
@@ -182,8 +182,7 @@ bool JobsCsvWriter::format_next_block(std::size_t& block) {
 }
 
 void JobsCsvWriter::help() {
-  std::size_t block = 0;
-  while (format_next_block(block)) {
+  while (format_next_block()) {
   }
 }
 
@@ -195,7 +194,6 @@ void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) 
   header.push_back('\n');
   file.write(header);
   std::size_t written = 0;  // blocks
-  std::size_t taken = 0;
   bool more = true;
   while (written < blocks_) {
     // Write what is formatted, in order; then take the next block, or wait for the one a helper
@@ -207,7 +205,7 @@ void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) 
       ++written;
       if (on_rows) on_rows(std::min(written * kRowsPerBlock, trace_.jobs.size()));
     } else if (more) {
-      more = format_next_block(taken);
+      more = format_next_block();
     } else {
       done_[written].wait(false, std::memory_order_acquire);
     }
@@ -591,21 +589,15 @@ PreviousOutputs::PreviousOutputs(const std::string& dir) {
   namespace fs = std::filesystem;
   const std::array<const char*, 2> names{"jobs.csv", "timeline.csv"};
   for (std::size_t i = 0; i < names.size(); ++i) {
-    // Appended piece by piece: `"." + name` trips g++ 12's -Wrestrict false positive.
-    std::string hidden{"."};
-    hidden += names[i];
-    hidden += ".previous";
     const fs::path from = fs::path{dir} / names[i];
-    const fs::path to = fs::path{dir} / hidden;
+    const fs::path to = hidden_beside(from.string(), ".previous");
     std::error_code ec;
-    if (fs::is_regular_file(from, ec)) {
-      fs::rename(from, to, ec);  // on failure it is replaced by the rename at the end, as before
-    } else if (!fs::is_regular_file(to, ec)) {
-      continue;  // nothing to move, and no copy a killed run left behind
-    }
-    if (ec) continue;
+    const bool previous = fs::is_regular_file(from, ec);
+    if (!previous && !fs::is_regular_file(to, ec)) continue;  // nothing to move, no copy a killed run left
+    // Listed before the rename, so that an interrupt between the two still deletes the copy.
     moved_[i] = to.string();
     listed_[i] = list_for_removal(moved_[i].c_str());
+    if (previous) fs::rename(from, to, ec);  // on failure it is replaced by the rename at the end, as before
   }
 }
 

@@ -75,7 +75,7 @@ class JobsCsvWriter {
   void help();
 
  private:
-  bool format_next_block(std::size_t& block);  // false when none is left to take
+  bool format_next_block();  // false when none is left to take
 
   std::string path_;
   const Trace& trace_;

@@ -352,8 +352,13 @@ TEST_CASE("a large trace file parsed in two parts at once gives the trace one pa
   const auto path = (dir / "large.csv").string();
   std::string text = large_trace_text();
   std::ofstream(path, std::ios::binary) << text;
-  const Trace whole = parse_acme_trace(path, text);
+  std::vector<std::uint64_t> progress;
+  const Trace whole =
+      parse_acme_trace(path, text, TraceReadOptions{false, [&](std::uint64_t rows) { progress.push_back(rows); }});
   CHECK(whole.users.size() == 301 + 53);
+  // Progress every 65,536 rows read.
+  REQUIRE(whole.rows_read >= 65536);
+  CHECK(progress == std::vector<std::uint64_t>{65536});
   check_same_trace(read_acme_trace(path), whole);
 
   SECTION("a bad row in the second half is reported with its line in the file") {
