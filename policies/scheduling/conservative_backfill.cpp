@@ -24,19 +24,26 @@ namespace {
 ///
 /// The plan is kept while the cluster does what it predicted: jobs end exactly at their
 /// estimated ends (the `exact` estimate), no other job leaves, no node fails or returns, no job
-/// is requeued ahead of the tail, no job reserved for now is blocked by fragments, and no job
-/// blocked by fragments earlier could have a new slot (it is reserved from the first step after
-/// its plan's start, so a step that now begins before that one rebuilds; as_planned()). A pass
-/// then starts the jobs reserved for now, retries CPU-only jobs and plans only the jobs that
-/// entered the window; it gives exactly the schedule a plan from scratch would (a reservation
-/// never moves when time reaches an estimated end; tested against the from-scratch plan).
-/// Anything else rebuilds the plan. Cost of a pass that keeps the plan: O(d log r) for the d
-/// jobs that ended, O(w) over the w <= max_job_test planned jobs, O(p) per newly planned job
-/// and per job without GPUs started in the last pass (its end becomes a step). Of a rebuild:
-/// O(r) for the profile (r = running jobs), then O(p) per examined job (p = profile steps, r + 2
-/// x reservations). In practice a search starts at its job size's staircase hint (earliest())
-/// and passes few steps (52 on average on an overloaded Seren); the bound is the number of
-/// rebuilds, mostly passes where a job reserved for now is blocked by fragments.
+/// is requeued ahead of the tail, and no job blocked by fragments earlier could have a new slot
+/// (it is reserved from the first step after its plan's start, so a step that now begins before
+/// that one rebuilds; as_planned()). A pass then starts the jobs reserved for now and retries
+/// CPU-only jobs. A job reserved for now but blocked by fragments, or blocked by fragments
+/// earlier and fitting now, makes the plan wrong from that job on only: its reservation and
+/// those after it are withdrawn and the window is planned again from it (repair_from()). The
+/// window's jobs after the last one that may start now stay unplanned (deferred) until one
+/// of them may (plan_deferred()). Every pass gives exactly the schedule a plan from scratch
+/// would (a reservation never moves when time reaches an estimated end; tested against
+/// `keep_plan: false`, which plans the whole window from scratch at every pass). Anything else
+/// rebuilds the plan.
+///
+/// Cost of a pass that keeps the plan: O(d log r) for the d jobs that ended, O(w) over the w
+/// <= max_job_test planned jobs, O(sizes x steps) to test the deferred jobs (O(deferred) when
+/// one may start), O(p) per job planned and per reservation withdrawn (p = profile steps, r + 2
+/// x reservations), and per job without GPUs started in the last pass (its end becomes a
+/// step). Of a rebuild: O(r) for the profile, then the same per job planned. In practice a
+/// search starts at its job size's staircase hint (earliest()) and passes few steps (52 on
+/// average on an overloaded Seren); the bound is the number of jobs planned: on the Seren
+/// month on 200 nodes, 25 M (97 M before repairs and deferral), over 1.7 M passes.
 class ConservativeBackfill final : public Scheduler {
  public:
   explicit ConservativeBackfill(const PolicyArgs& args)
@@ -66,18 +73,23 @@ class ConservativeBackfill final : public Scheduler {
       const JobId head = queue_.begin()->second;
       auto where = pass.fit(head);
       if (!where) break;
-      if (keep) keep = planned_now(head, pass.now());
+      if (keep) keep = planned_now(pass, head);
       start(pass, head, *where);
       queue_.erase(queue_.begin());
     }
     if (queue_.empty()) {
       kept_ = false;  // no queue, no plan: the next one starts from scratch
-    } else if (!keep || !follow_plan(pass)) {
-      // From scratch. The window counts the jobs a failed follow_plan() started, as a plan
-      // from scratch would have examined (and started) them.
+    } else if (keep) {
+      follow_plan(pass);
+    } else {
       build_profile(pass);
       planned_.clear();
-      plan(pass, queue_.begin(), max_job_test_ - (keep ? started_by_walk_ : 0));
+      deferred_count_ = 0;
+      deferred_known_ = false;
+      if (keep_plan_)
+        plan_deferred(pass, max_job_test_);
+      else
+        plan(pass, queue_.begin(), max_job_test_);  // the reference: every job of the window planned
       kept_ = true;
     }
     running_after_ = pass.running_count();
@@ -86,18 +98,23 @@ class ConservativeBackfill final : public Scheduler {
 
  private:
   using Key = std::pair<SimTime, JobId>;
-  /// A step of the profile: `free_gpus` from `at` to the next step's `at`. Trivially
-  /// copyable, so that inserting one moves the steps after it with one memmove.
+  /// A step of the profile: `free_gpus` from `at` to the next step's `at`. `sources` counts
+  /// what puts a step at that time (the plan's start, running jobs' estimated ends,
+  /// reservations' ends), so that withdrawing a reservation removes its end step only if
+  /// nothing else ends there (unreserve()). Trivially copyable, so that inserting one moves
+  /// the steps after it with one memmove.
   struct Step {
     SimTime at;
     int free_gpus;
+    int sources;
   };
   /// A queued job of the window and what the plan decided for it.
   struct Planned {
     Key key;
     int gpus;
-    SimTime start;   // reservation start; unused for CPU-only jobs
-    bool fragments;  // its slot was now but the placement found no nodes
+    SimTime start;    // reservation start; unused for CPU-only jobs
+    Duration length;  // the reservation's; unused for CPU-only jobs
+    bool fragments;   // its slot was now but the placement found no nodes
     // fragments: the profile's first step after the plan's start when its slot was searched
     // from there (see as_planned())
     SimTime searched_from = SimTime::max();
@@ -143,25 +160,37 @@ class ConservativeBackfill final : public Scheduler {
     return pass.cluster().idle_gpus() == profile_.front().free_gpus + reserved_now;
   }
 
-  /// True if the kept plan has `job` start now (or it needs no GPUs).
-  bool planned_now(JobId job, SimTime now) {
+  /// True if the kept plan has the queue's first job, `job`, start now (or it needs no GPUs),
+  /// or if it is the first deferred job: then every planned job has started in this pass, so
+  /// the GPUs stay free from now on in the profile, and it gets a reservation from now, as in
+  /// a plan from scratch (where it is running).
+  bool planned_now(const SchedulingPass& pass, JobId job) {
     for (Planned& p : planned_) {
       if (p.key.second != job) continue;
       p.started = true;
-      return p.gpus == 0 || p.start == now;
+      return p.gpus == 0 || p.start == pass.now();
     }
-    return false;
+    if (deferred_count_ == 0) return false;
+    --deferred_count_;
+    const JobSpec& spec = pass.job(job);
+    const Duration length = std::max(estimate_.of(spec), Duration{1});
+    if (spec.demand.gpus == 0) return true;
+    if (!fits_now(spec.demand.gpus, length)) return false;
+    reserve(0, spec.demand.gpus, length);
+    return true;
   }
 
   /// Walks the kept plan: starts the jobs reserved for now, retries CPU-only jobs, then plans
-  /// the jobs that entered the window. False (the caller rebuilds) at the first job that does not behave as planned;
-  /// the jobs started before it are those a plan from scratch starts first too.
-  bool follow_plan(SchedulingPass& pass) {
+  /// the jobs that entered the window. At the first job that does not behave as planned, the
+  /// plan is wrong from that job on: the jobs before it are those a plan from scratch plans
+  /// (and starts) first too, so the reservations from that job on are withdrawn and the
+  /// window is planned again from it (repair_from()).
+  void follow_plan(SchedulingPass& pass) {
     const SimTime now = pass.now();
     FitMemo memo;
-    started_by_walk_ = 0;
     int in_window = 0;  // planned jobs still queued when this pass began
-    for (Planned& p : planned_) {
+    for (std::size_t i = 0; i < planned_.size(); ++i) {
+      Planned& p = planned_[i];
       if (p.started) continue;
       ++in_window;
       const bool cpu_only = p.gpus == 0;
@@ -171,30 +200,147 @@ class ConservativeBackfill final : public Scheduler {
       const bool later = !cpu_only && !due;
       if (later && !p.fragments) continue;
       const auto where = memo.fit(pass, p.key.second);
-      if (!where) {
-        if (!due) continue;  // waits, as in a plan from scratch
-        return false;        // reserved for now but no nodes: the plan was wrong
-      }
-      if (later) return false;  // blocked by fragments, fits now
+      // Reserved for now but on no nodes, or blocked by fragments and fitting now: a plan from
+      // scratch plans this job differently.
+      if (where ? later : due) return repair_from(pass, i, in_window - 1);
+      if (!where) continue;  // waits, as in a plan from scratch
       start(pass, p.key.second, *where);
       queue_.erase(p.key);
       p.started = true;
-      ++started_by_walk_;
     }
     std::erase_if(planned_, [](const Planned& p) { return p.started; });
     // A plan from scratch examines the first max_job_test jobs of the queue: the planned
     // ones, then those behind them.
-    const auto next = planned_.empty() ? queue_.begin() : queue_.upper_bound(planned_.back().key);
-    plan(pass, next, max_job_test_ - in_window);
+    plan_deferred(pass, max_job_test_ - in_window);
+  }
+
+  /// Plans the window again from planned_[first], whose plan was wrong, after the `examined`
+  /// queued jobs before it in the window. A plan from scratch would have reached that job with
+  /// the same profile (the running jobs' ends and the reservations of the jobs before it): the
+  /// reservations from it on are withdrawn, last first, which undoes them exactly. O(s) per
+  /// withdrawn reservation (its steps, and the move if its end step goes), then plan().
+  void repair_from(SchedulingPass& pass, std::size_t first, int examined) {
+    // They join the deferred jobs, ahead of them.
+    if (deferred_count_ == 0) deferred_last_ = planned_.back().key;
+    for (std::size_t i = planned_.size(); i-- > first;) {
+      const Planned& p = planned_[i];
+      if (p.started) continue;
+      if (p.gpus > 0 && p.start != SimTime::max()) unreserve(p.start, p.gpus, p.length);
+      remember(p.gpus, p.length);
+      ++deferred_count_;
+    }
+    planned_.erase(planned_.begin() + static_cast<std::ptrdiff_t>(first), planned_.end());
+    std::erase_if(planned_, [](const Planned& p) { return p.started; });
+    plan_deferred(pass, max_job_test_ - examined);
+  }
+
+  /// The window's jobs after the planned ones are deferred: planned only when one of them may
+  /// start now. Until then a plan for them decides nothing a pass does (none of them starts,
+  /// and their reservations only constrain the jobs behind them), and a later pass plans
+  /// them on the kept profile as a plan from scratch would. This makes the window's jobs
+  /// after the last one that starts go unplanned, which on a backlogged cluster is most of
+  /// them (and the plan a failed reservation withdraws is shorter).
+  ///
+  /// `budget` is the window's room after the planned jobs still queued. The jobs that joined
+  /// the window since the last pass join the deferred ones (O(log q) plus O(1) each). Whether
+  /// one may start is tested on a summary: per GPU count, a lower bound on the shortest
+  /// estimate among them, exact after each scan; one with g GPUs and estimate e may start
+  /// only if the profile keeps g GPUs free from now for e (O(sizes x steps until then)). If
+  /// one may, they are scanned in order (O(deferred)): a job that needs no GPUs starts if it
+  /// fits, as in plan(); at a job that has its GPUs free for its estimate and fits now, the
+  /// deferred jobs up to it are planned.
+  void plan_deferred(SchedulingPass& pass, int budget) {
+    if (deferred_known_) {
+      if (deferred_count_ > budget) {
+        deferred_known_ = false;
+      } else {
+        auto it = deferred_count_ > 0 ? queue_.upper_bound(deferred_last_) : first_deferred();
+        for (; deferred_count_ < budget && it != queue_.end(); ++it) {
+          const JobSpec& job = pass.job(it->second);
+          remember(job.demand.gpus, std::max(estimate_.of(job), Duration{1}));
+          deferred_last_ = *it;
+          ++deferred_count_;
+        }
+        if (!may_start()) return;
+      }
+    }
+    FitMemo memo;
+    auto it = first_deferred();
+    auto block = it;    // the first deferred job not yet passed over
+    int block_len = 0;  // the deferred jobs from `block` passed over
+    deferred_shortest_.clear();
+    deferred_cpu_ = false;
+    for (int left = budget; left > 0 && it != queue_.end(); --left) {
+      const JobId id = it->second;
+      const JobSpec& job = pass.job(id);
+      const int gpus = job.demand.gpus;
+      const Duration length = std::max(estimate_.of(job), Duration{1});
+      if (gpus == 0) {
+        if (auto where = memo.fit(pass, id)) {
+          start(pass, id, *where);
+          const bool first = it == block;
+          it = queue_.erase(it);
+          if (first) block = it;
+          continue;
+        }
+      } else if (fits_now(gpus, length) && memo.fit(pass, id)) {
+        it = plan(pass, block, block_len + 1);
+        block = it;
+        block_len = 0;
+        deferred_shortest_.clear();
+        deferred_cpu_ = false;
+        continue;
+      }
+      remember(gpus, length);
+      deferred_last_ = *it;
+      ++block_len;
+      ++it;
+    }
+    deferred_count_ = block_len;
+    deferred_known_ = true;
+  }
+  /// The queue's first job after the planned ones.
+  std::set<Key>::iterator first_deferred() {
+    return planned_.empty() ? queue_.begin() : queue_.upper_bound(planned_.back().key);
+  }
+  /// Adds a deferred job to the summary. O(sizes).
+  void remember(int gpus, Duration length) {
+    if (gpus == 0) {
+      deferred_cpu_ = true;
+      return;
+    }
+    auto it = std::ranges::lower_bound(deferred_shortest_, gpus, {}, &std::pair<int, Duration>::first);
+    if (it != deferred_shortest_.end() && it->first == gpus)
+      it->second = std::min(it->second, length);
+    else
+      deferred_shortest_.insert(it, {gpus, length});
+  }
+  /// False if no deferred job can start now (see plan_deferred()).
+  bool may_start() const {
+    if (deferred_cpu_) return true;
+    for (const auto& [gpus, shortest] : deferred_shortest_) {
+      if (gpus > profile_.front().free_gpus) return false;  // ascending
+      if (fits_now(gpus, shortest)) return true;
+    }
+    return false;
+  }
+  /// True if `gpus` stay free in the profile from now for `length`: a slot at the first step.
+  /// O(steps until then).
+  bool fits_now(int gpus, Duration length) const {
+    const SimTime end = profile_.front().at + length;
+    for (std::size_t k = 0; k < profile_.size() && profile_[k].at < end; ++k)
+      if (profile_[k].free_gpus < gpus) return false;
     return true;
   }
 
-  /// Plans (and starts where the plan says now) up to `budget` queued jobs from `from`.
-  void plan(SchedulingPass& pass, std::set<Key>::iterator from, int budget) {
+  /// Plans (and starts where the plan says now) up to `budget` queued jobs from `from`; returns
+  /// the queue's job after the last one planned.
+  std::set<Key>::iterator plan(SchedulingPass& pass, std::set<Key>::iterator from, int budget) {
     FitMemo memo;
     ++hint_stamp_;  // the hints of an earlier plan() may be wrong: its profile was trimmed or rebuilt
     int tested = 0;
-    for (auto it = from; it != queue_.end() && tested < budget; ++tested) {
+    auto it = from;
+    for (; it != queue_.end() && tested < budget; ++tested) {
       const JobId job = it->second;
       const int gpus = pass.job(job).demand.gpus;
       const Duration length = std::max(estimate_.of(pass.job(job)), Duration{1});
@@ -204,7 +350,7 @@ class ConservativeBackfill final : public Scheduler {
           it = queue_.erase(it);
           continue;
         }
-        planned_.push_back(Planned{*it, 0, pass.now(), false});
+        planned_.push_back(Planned{*it, 0, pass.now(), Duration{0}, false});
         ++it;
         continue;
       }
@@ -223,14 +369,15 @@ class ConservativeBackfill final : public Scheduler {
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
       if (slot < profile_.size()) {
-        planned_.push_back(Planned{*it, gpus, profile_[slot].at, fragments, searched_from});
+        planned_.push_back(Planned{*it, gpus, profile_[slot].at, length, fragments, searched_from});
         reserve(slot, gpus, length);
       } else {
         // No slot: nothing to keep for it; a plan from scratch would find none either.
-        planned_.push_back(Planned{*it, gpus, SimTime::max(), fragments, searched_from});
+        planned_.push_back(Planned{*it, gpus, SimTime::max(), length, fragments, searched_from});
       }
       ++it;
     }
+    return it;
   }
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
@@ -245,11 +392,15 @@ class ConservativeBackfill final : public Scheduler {
   /// The time of the profile's first step after its start (max() if it has one step).
   SimTime next_step() const { return profile_.size() > 1 ? profile_[1].at : SimTime::max(); }
   /// Adds a step at `at` with the free GPUs of the step it falls in, unless `at` is not
-  /// after the plan's start or a step begins there. O(steps) (the move).
+  /// after the plan's start (or a step begins there: it gains a source). O(steps) (the move).
   void split_at(SimTime at) {
     const auto it = std::ranges::lower_bound(profile_, at, {}, &Step::at);
-    if (it == profile_.begin() || (it != profile_.end() && it->at == at)) return;
-    profile_.insert(it, {at, std::prev(it)->free_gpus});
+    if (it == profile_.begin()) return;
+    if (it != profile_.end() && it->at == at) {
+      ++it->sources;
+      return;
+    }
+    profile_.insert(it, {at, std::prev(it)->free_gpus, 1});
   }
 
   /// Free GPUs from now on: a step function, profile_[i] holding from its time to the next.
@@ -257,7 +408,7 @@ class ConservativeBackfill final : public Scheduler {
     profile_.clear();
     unsplit_ends_.clear();
     const Cluster& cluster = pass.cluster();
-    profile_.push_back({pass.now(), cluster.idle_gpus()});
+    profile_.push_back({pass.now(), cluster.idle_gpus(), 1});
     auto& entries = running_.entries();
     for (auto it = entries.begin(); it != entries.end();) {
       if (!running_.live(pass, *it)) {
@@ -266,10 +417,12 @@ class ConservativeBackfill final : public Scheduler {
       }
       const SimTime at = std::max(it->key, pass.now());
       const int freed = pass.job(it->job).demand.gpus;
-      if (profile_.back().at == at)
+      if (profile_.back().at == at) {
         profile_.back().free_gpus += freed;
-      else
-        profile_.push_back({at, profile_.back().free_gpus + freed});
+        ++profile_.back().sources;
+      } else {
+        profile_.push_back({at, profile_.back().free_gpus + freed, 1});
+      }
       ++it;
     }
   }
@@ -349,8 +502,19 @@ class ConservativeBackfill final : public Scheduler {
     std::size_t k = slot;
     for (; k < profile_.size() && profile_[k].at < end; ++k) profile_[k].free_gpus -= gpus;
     // Split the step that `end` falls in, so the GPUs come back at `end`.
-    const int after = k < profile_.size() && profile_[k].at == end ? -1 : profile_[k - 1].free_gpus + gpus;
-    if (after >= 0) profile_.insert(profile_.begin() + static_cast<std::ptrdiff_t>(k), {end, after});
+    if (k < profile_.size() && profile_[k].at == end)
+      ++profile_[k].sources;
+    else
+      profile_.insert(profile_.begin() + static_cast<std::ptrdiff_t>(k), {end, profile_[k - 1].free_gpus + gpus, 1});
+  }
+  /// Gives back what reserve() took for a reservation from `start` (a step of the profile)
+  /// and removes its end step if nothing else ends there. Exact when the reservations made
+  /// after it are withdrawn first. O(steps spanned) plus the move.
+  void unreserve(SimTime start, int gpus, Duration length) {
+    const SimTime end = start + length;
+    auto k = static_cast<std::size_t>(std::ranges::lower_bound(profile_, start, {}, &Step::at) - profile_.begin());
+    for (; profile_[k].at < end; ++k) profile_[k].free_gpus += gpus;
+    if (--profile_[k].sources == 0) profile_.erase(profile_.begin() + static_cast<std::ptrdiff_t>(k));
   }
 
   RuntimeEstimate estimate_;
@@ -363,10 +527,16 @@ class ConservativeBackfill final : public Scheduler {
   std::vector<Planned> planned_;       // the window's queued jobs, in queue order
   bool kept_ = false;                  // profile_ and planned_ describe the future
   std::size_t running_after_ = 0;      // running jobs when the last pass ended
-  int started_by_walk_ = 0;            // jobs follow_plan() started in this pass
   std::vector<Staircase> staircases_;  // by job size (GPUs): see earliest()
   std::vector<SimTime> unsplit_ends_;  // ends of the jobs without GPUs started in this pass
   std::uint64_t hint_stamp_ = 0;       // the current plan() call's
+  // The deferred jobs (plan_deferred()): how many, the last of them (if any), and a summary
+  // of them if deferred_known_.
+  int deferred_count_ = 0;
+  Key deferred_last_{SimTime{}, JobId{0}};
+  bool deferred_known_ = false;
+  bool deferred_cpu_ = false;                                // some may need no GPUs
+  std::vector<std::pair<int, Duration>> deferred_shortest_;  // (GPUs, at most the shortest estimate), by GPUs
 };
 
 }  // namespace
