@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <set>
 #include <utility>
@@ -84,12 +85,14 @@ class ConservativeBackfill final : public Scheduler {
     } else {
       build_profile(pass);
       planned_.clear();
-      deferred_count_ = 0;
+      deferred_.clear();
       deferred_known_ = false;
-      if (keep_plan_)
+      if (keep_plan_) {
         plan_deferred(pass, max_job_test_);
-      else
-        plan(pass, queue_.begin(), max_job_test_);  // the reference: every job of the window planned
+      } else {  // the reference: every job of the window planned
+        add_to_window(pass, max_job_test_);
+        plan(pass, deferred_.size());
+      }
       kept_ = true;
     }
     running_after_ = pass.running_count();
@@ -107,6 +110,12 @@ class ConservativeBackfill final : public Scheduler {
     SimTime at;
     int free_gpus;
     int sources;
+  };
+  /// A queued job of the window that has no plan yet, with what a plan asks of it.
+  struct Waiting {
+    Key key;
+    int gpus;
+    Duration length;  // estimated runtime, at least 1 s
   };
   /// A queued job of the window and what the plan decided for it.
   struct Planned {
@@ -170,13 +179,12 @@ class ConservativeBackfill final : public Scheduler {
       p.started = true;
       return p.gpus == 0 || p.start == pass.now();
     }
-    if (deferred_count_ == 0) return false;
-    --deferred_count_;
-    const JobSpec& spec = pass.job(job);
-    const Duration length = std::max(estimate_.of(spec), Duration{1});
-    if (spec.demand.gpus == 0) return true;
-    if (!fits_now(spec.demand.gpus, length)) return false;
-    reserve(0, spec.demand.gpus, length);
+    if (deferred_.empty() || deferred_.front().key.second != job) return false;
+    const Waiting w = deferred_.front();
+    deferred_.pop_front();
+    if (w.gpus == 0) return true;
+    if (!fits_now(w.gpus, w.length)) return false;
+    reserve(0, w.gpus, w.length);
     return true;
   }
 
@@ -221,13 +229,12 @@ class ConservativeBackfill final : public Scheduler {
   /// withdrawn reservation (its steps, and the move if its end step goes), then plan().
   void repair_from(SchedulingPass& pass, std::size_t first, int examined) {
     // They join the deferred jobs, ahead of them.
-    if (deferred_count_ == 0) deferred_last_ = planned_.back().key;
     for (std::size_t i = planned_.size(); i-- > first;) {
       const Planned& p = planned_[i];
       if (p.started) continue;
       if (p.gpus > 0 && p.start != SimTime::max()) unreserve(p.start, p.gpus, p.length);
       remember(p.gpus, p.length);
-      ++deferred_count_;
+      deferred_.push_front(Waiting{p.key, p.gpus, p.length});
     }
     planned_.erase(planned_.begin() + static_cast<std::ptrdiff_t>(first), planned_.end());
     std::erase_if(planned_, [](const Planned& p) { return p.started; });
@@ -250,58 +257,48 @@ class ConservativeBackfill final : public Scheduler {
   /// fits, as in plan(); at a job that has its GPUs free for its estimate and fits now, the
   /// deferred jobs up to it are planned.
   void plan_deferred(SchedulingPass& pass, int budget) {
-    if (deferred_known_) {
-      if (deferred_count_ > budget) {
-        deferred_known_ = false;
-      } else {
-        auto it = deferred_count_ > 0 ? queue_.upper_bound(deferred_last_) : first_deferred();
-        for (; deferred_count_ < budget && it != queue_.end(); ++it) {
-          const JobSpec& job = pass.job(it->second);
-          remember(job.demand.gpus, std::max(estimate_.of(job), Duration{1}));
-          deferred_last_ = *it;
-          ++deferred_count_;
-        }
-        if (!may_start()) return;
-      }
+    if (std::cmp_greater(deferred_.size(), budget)) {  // not expected: the window shrank
+      deferred_.erase(deferred_.begin() + budget, deferred_.end());
+      deferred_known_ = false;
     }
+    add_to_window(pass, budget);
+    if (deferred_known_ && !may_start()) return;
     FitMemo memo;
-    auto it = first_deferred();
-    auto block = it;    // the first deferred job not yet passed over
-    int block_len = 0;  // the deferred jobs from `block` passed over
     deferred_shortest_.clear();
     deferred_cpu_ = false;
-    for (int left = budget; left > 0 && it != queue_.end(); --left) {
-      const JobId id = it->second;
-      const JobSpec& job = pass.job(id);
-      const int gpus = job.demand.gpus;
-      const Duration length = std::max(estimate_.of(job), Duration{1});
-      if (gpus == 0) {
-        if (auto where = memo.fit(pass, id)) {
-          start(pass, id, *where);
-          const bool first = it == block;
-          it = queue_.erase(it);
-          if (first) block = it;
+    for (std::size_t i = 0; i < deferred_.size();) {
+      const Waiting w = deferred_[i];
+      if (w.gpus == 0) {
+        if (auto where = memo.fit(pass, w.key.second)) {
+          start(pass, w.key.second, *where);
+          queue_.erase(w.key);
+          deferred_.erase(deferred_.begin() + static_cast<std::ptrdiff_t>(i));
           continue;
         }
-      } else if (fits_now(gpus, length) && memo.fit(pass, id)) {
-        it = plan(pass, block, block_len + 1);
-        block = it;
-        block_len = 0;
+      } else if (fits_now(w.gpus, w.length) && memo.fit(pass, w.key.second)) {
+        plan(pass, i + 1);
+        i = 0;
         deferred_shortest_.clear();
         deferred_cpu_ = false;
         continue;
       }
-      remember(gpus, length);
-      deferred_last_ = *it;
-      ++block_len;
-      ++it;
+      remember(w.gpus, w.length);
+      ++i;
     }
-    deferred_count_ = block_len;
     deferred_known_ = true;
   }
-  /// The queue's first job after the planned ones.
-  std::set<Key>::iterator first_deferred() {
-    return planned_.empty() ? queue_.begin() : queue_.upper_bound(planned_.back().key);
+  /// Adds the queued jobs after the planned and deferred ones to the deferred ones while the
+  /// window has room. O(log q) plus O(1) per job added.
+  void add_to_window(const SchedulingPass& pass, int budget) {
+    auto it = !deferred_.empty() ? queue_.upper_bound(deferred_.back().key)
+              : planned_.empty() ? queue_.begin()
+                                 : queue_.upper_bound(planned_.back().key);
+    for (; std::cmp_less(deferred_.size(), budget) && it != queue_.end(); ++it) {
+      const JobSpec& job = pass.job(it->second);
+      const Waiting w{*it, job.demand.gpus, std::max(estimate_.of(job), Duration{1})};
+      if (deferred_known_) remember(w.gpus, w.length);
+      deferred_.push_back(w);
+    }
   }
   /// Adds a deferred job to the summary. O(sizes).
   void remember(int gpus, Duration length) {
@@ -333,25 +330,23 @@ class ConservativeBackfill final : public Scheduler {
     return true;
   }
 
-  /// Plans (and starts where the plan says now) up to `budget` queued jobs from `from`; returns
-  /// the queue's job after the last one planned.
-  std::set<Key>::iterator plan(SchedulingPass& pass, std::set<Key>::iterator from, int budget) {
+  /// Plans (and starts where the plan says now) the first `count` deferred jobs, in order.
+  void plan(SchedulingPass& pass, std::size_t count) {
     FitMemo memo;
     ++hint_stamp_;  // the hints of an earlier plan() may be wrong: its profile was trimmed or rebuilt
-    int tested = 0;
-    auto it = from;
-    for (; it != queue_.end() && tested < budget; ++tested) {
-      const JobId job = it->second;
-      const int gpus = pass.job(job).demand.gpus;
-      const Duration length = std::max(estimate_.of(pass.job(job)), Duration{1});
+    for (; count > 0; --count) {
+      const Waiting w = deferred_.front();
+      deferred_.pop_front();
+      const JobId job = w.key.second;
+      const int gpus = w.gpus;
+      const Duration length = w.length;
       if (gpus == 0) {  // uses no GPUs: the GPU plan cannot be delayed by it
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
-          it = queue_.erase(it);
+          queue_.erase(w.key);
           continue;
         }
-        planned_.push_back(Planned{*it, 0, pass.now(), Duration{0}, false});
-        ++it;
+        planned_.push_back(Planned{w.key, 0, pass.now(), Duration{0}, false});
         continue;
       }
       std::size_t slot = earliest(gpus, length, 0);
@@ -361,7 +356,7 @@ class ConservativeBackfill final : public Scheduler {
         if (auto where = memo.fit(pass, job)) {
           start(pass, job, *where);
           reserve(slot, gpus, length);
-          it = queue_.erase(it);
+          queue_.erase(w.key);
           continue;
         }
         fragments = true;
@@ -369,15 +364,13 @@ class ConservativeBackfill final : public Scheduler {
         slot = earliest(gpus, length, 1);  // fragments: it cannot start now, plan it later
       }
       if (slot < profile_.size()) {
-        planned_.push_back(Planned{*it, gpus, profile_[slot].at, length, fragments, searched_from});
+        planned_.push_back(Planned{w.key, gpus, profile_[slot].at, length, fragments, searched_from});
         reserve(slot, gpus, length);
       } else {
         // No slot: nothing to keep for it; a plan from scratch would find none either.
-        planned_.push_back(Planned{*it, gpus, SimTime::max(), length, fragments, searched_from});
+        planned_.push_back(Planned{w.key, gpus, SimTime::max(), length, fragments, searched_from});
       }
-      ++it;
     }
-    return it;
   }
   void start(SchedulingPass& pass, JobId job, const Allocation& where) {
     pass.start(job, where);
@@ -530,10 +523,9 @@ class ConservativeBackfill final : public Scheduler {
   std::vector<Staircase> staircases_;  // by job size (GPUs): see earliest()
   std::vector<SimTime> unsplit_ends_;  // ends of the jobs without GPUs started in this pass
   std::uint64_t hint_stamp_ = 0;       // the current plan() call's
-  // The deferred jobs (plan_deferred()): how many, the last of them (if any), and a summary
-  // of them if deferred_known_.
-  int deferred_count_ = 0;
-  Key deferred_last_{SimTime{}, JobId{0}};
+  // The deferred jobs (plan_deferred()), in queue order, and a summary of them if
+  // deferred_known_.
+  std::deque<Waiting> deferred_;
   bool deferred_known_ = false;
   bool deferred_cpu_ = false;                                // some may need no GPUs
   std::vector<std::pair<int, Duration>> deferred_shortest_;  // (GPUs, at most the shortest estimate), by GPUs
