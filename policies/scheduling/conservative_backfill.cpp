@@ -225,8 +225,9 @@ class ConservativeBackfill final : public Scheduler {
   /// Plans the window again from planned_[first], whose plan was wrong, after the `examined`
   /// queued jobs before it in the window. A plan from scratch would have reached that job with
   /// the same profile (the running jobs' ends and the reservations of the jobs before it): the
-  /// reservations from it on are withdrawn, last first, which undoes them exactly. O(s) per
-  /// withdrawn reservation (its steps, and the move if its end step goes), then plan().
+  /// reservations from it on are withdrawn, last first, which undoes them exactly, and those
+  /// jobs join the deferred ones. O(log p + steps spanned) per withdrawn reservation, O(p) to
+  /// remove the end steps left without a source, then plan_deferred().
   void repair_from(SchedulingPass& pass, std::size_t first, int examined) {
     // They join the deferred jobs, ahead of them.
     for (std::size_t i = planned_.size(); i-- > first;) {
@@ -236,6 +237,7 @@ class ConservativeBackfill final : public Scheduler {
       remember(p.gpus, p.length);
       deferred_.push_front(Waiting{p.key, p.gpus, p.length});
     }
+    remove_unsourced();
     planned_.erase(planned_.begin() + static_cast<std::ptrdiff_t>(first), planned_.end());
     std::erase_if(planned_, [](const Planned& p) { return p.started; });
     plan_deferred(pass, max_job_test_ - examined);
@@ -500,14 +502,19 @@ class ConservativeBackfill final : public Scheduler {
     else
       profile_.insert(profile_.begin() + static_cast<std::ptrdiff_t>(k), {end, profile_[k - 1].free_gpus + gpus, 1});
   }
-  /// Gives back what reserve() took for a reservation from `start` (a step of the profile)
-  /// and removes its end step if nothing else ends there. Exact when the reservations made
-  /// after it are withdrawn first. O(steps spanned) plus the move.
+  /// Gives back what reserve() took for a reservation from `start` (a step of the profile).
+  /// Its end step loses a source; one left with none (nothing else ends there) has the free
+  /// GPUs of the step before it and is removed by the caller with the others, in one pass
+  /// (remove_unsourced()). Exact when the reservations made after it are withdrawn first.
+  /// O(log p + steps spanned).
   void unreserve(SimTime start, int gpus, Duration length) {
     const SimTime end = start + length;
     auto k = static_cast<std::size_t>(std::ranges::lower_bound(profile_, start, {}, &Step::at) - profile_.begin());
     for (; profile_[k].at < end; ++k) profile_[k].free_gpus += gpus;
-    if (--profile_[k].sources == 0) profile_.erase(profile_.begin() + static_cast<std::ptrdiff_t>(k));
+    --profile_[k].sources;
+  }
+  void remove_unsourced() {
+    std::erase_if(profile_, [](const Step& step) { return step.sources == 0; });
   }
 
   RuntimeEstimate estimate_;
