@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -110,6 +112,42 @@ class ConservativeBackfill final : public Scheduler {
     SimTime at;
     int free_gpus;
     int sources;
+  };
+  /// A summary of jobs for the test "may one of them start now?": per class of GPU counts
+  /// (none, 1, 2-3, 4-7, ..., by bit width), the fewest GPUs and the shortest estimate among
+  /// them, which together are a job that may start if any of them may (a job needs no fewer
+  /// GPUs for no less time). O(1) to add a job, O(classes) to walk.
+  class Shortest {
+   public:
+    void clear() { used_ = 0; }
+    void add(int gpus, Duration length) {
+      const auto c = static_cast<unsigned>(std::bit_width(static_cast<unsigned>(gpus)));
+      Entry& e = classes_[c];
+      if ((used_ & (1u << c)) == 0) {
+        e = {gpus, length};
+        used_ |= 1u << c;
+      } else {
+        e.gpus = std::min(e.gpus, gpus);
+        e.length = std::min(e.length, length);
+      }
+    }
+    /// True if `may(gpus, length)` holds for a class's fewest GPUs and shortest estimate.
+    template <class May>
+    bool any(May may) const {
+      for (std::uint32_t rest = used_; rest != 0; rest &= rest - 1) {
+        const Entry& e = classes_[static_cast<std::size_t>(std::countr_zero(rest))];
+        if (may(e.gpus, e.length)) return true;
+      }
+      return false;
+    }
+
+   private:
+    struct Entry {
+      int gpus = 0;
+      Duration length{};
+    };
+    std::array<Entry, 32> classes_{};  // a non-negative int has at most 31 bits
+    std::uint32_t used_ = 0;           // bit c: class c has jobs
   };
   /// A queued job of the window that has no plan yet, with what a plan asks of it.
   struct Waiting {
@@ -267,7 +305,6 @@ class ConservativeBackfill final : public Scheduler {
     if (deferred_known_ && !may_start()) return;
     FitMemo memo;
     deferred_shortest_.clear();
-    deferred_cpu_ = false;
     for (std::size_t i = 0; i < deferred_.size();) {
       const Waiting w = deferred_[i];
       if (w.gpus == 0) {
@@ -281,7 +318,6 @@ class ConservativeBackfill final : public Scheduler {
         plan(pass, i + 1);
         i = 0;
         deferred_shortest_.clear();
-        deferred_cpu_ = false;
         continue;
       }
       remember(w.gpus, w.length);
@@ -303,25 +339,12 @@ class ConservativeBackfill final : public Scheduler {
     }
   }
   /// Adds a deferred job to the summary. O(sizes).
-  void remember(int gpus, Duration length) {
-    if (gpus == 0) {
-      deferred_cpu_ = true;
-      return;
-    }
-    auto it = std::ranges::lower_bound(deferred_shortest_, gpus, {}, &std::pair<int, Duration>::first);
-    if (it != deferred_shortest_.end() && it->first == gpus)
-      it->second = std::min(it->second, length);
-    else
-      deferred_shortest_.insert(it, {gpus, length});
-  }
+  void remember(int gpus, Duration length) { deferred_shortest_.add(gpus, length); }
   /// False if no deferred job can start now (see plan_deferred()).
   bool may_start() const {
-    if (deferred_cpu_) return true;
-    for (const auto& [gpus, shortest] : deferred_shortest_) {
-      if (gpus > profile_.front().free_gpus) return false;  // ascending
-      if (fits_now(gpus, shortest)) return true;
-    }
-    return false;
+    return deferred_shortest_.any([&](int gpus, Duration shortest) {
+      return gpus == 0 || (gpus <= profile_.front().free_gpus && fits_now(gpus, shortest));
+    });
   }
   /// True if `gpus` stay free in the profile from now for `length`: a slot at the first step.
   /// O(steps until then).
@@ -534,8 +557,7 @@ class ConservativeBackfill final : public Scheduler {
   // deferred_known_.
   std::deque<Waiting> deferred_;
   bool deferred_known_ = false;
-  bool deferred_cpu_ = false;                                // some may need no GPUs
-  std::vector<std::pair<int, Duration>> deferred_shortest_;  // (GPUs, at most the shortest estimate), by GPUs
+  Shortest deferred_shortest_;
 };
 
 }  // namespace

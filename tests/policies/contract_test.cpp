@@ -225,13 +225,20 @@ TEST_CASE(
   // CPU limits (fragments), inexact estimates (early ends), runtimes as recorded and in whole 10
   // minutes (many jobs end together, so reservations of jobs blocked by fragments meet steps
   // that coincide), several seeds. Seeds 15 and 25 withdraw a reservation whose end is also
-  // where a job without GPUs ends: the step must stay (Step::sources).
+  // where a job without GPUs ends: the step must stay (Step::sources). GPU counts of 3 and 6
+  // as well as 2 and 4 (in whole 10 minutes) put jobs of different sizes in one class of the
+  // deferred jobs' summary, which must keep the fewest GPUs (seed 17 fails if it keeps the most).
   const Catalog catalog = builtin_catalog();
-  for (const std::uint64_t seed : {7u, 8u, 9u, 15u, 25u}) {
+  for (const std::uint64_t seed : {7u, 8u, 9u, 15u, 17u, 25u}) {
     for (const bool whole_10_minutes : {false, true}) {
       auto jobs = mixed_trace(seed);
       if (whole_10_minutes) {
-        for (JobSpec& job : jobs) job.runtime = seconds((job.runtime.count() / 600000 + 1) * 600);
+        for (JobSpec& job : jobs) {
+          job.runtime = seconds((job.runtime.count() / 600000 + 1) * 600);
+          const int gpus = job.demand.gpus;
+          if (job.id.value() % 3 == 0 && (gpus == 2 || gpus == 4))
+            job.demand = Demand{1, gpus + gpus / 2, (gpus + gpus / 2) * 16, 0};
+        }
       }
       for (const ClusterSpec& cluster : {ClusterSpec{8, 8, 128, 0, 0, 4}, ClusterSpec{5, 8, 64, 0, 1, 0}}) {
         for (const std::string estimate : {"estimate: exact", "estimate: factor, overestimate_factor: 3"}) {
