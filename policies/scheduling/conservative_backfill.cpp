@@ -78,6 +78,8 @@ class ConservativeBackfill final : public Scheduler {
       if (!where) break;
       if (keep) keep = planned_now(pass, head);
       start(pass, head, *where);
+      // A plan from scratch starts it before building its profile, from its estimated end.
+      if (ends_off_plan_) keep = false;
       queue_.erase(queue_.begin());
     }
     if (queue_.empty()) {
@@ -98,6 +100,8 @@ class ConservativeBackfill final : public Scheduler {
       kept_ = true;
     }
     running_after_ = pass.running_count();
+    if (ends_off_plan_) kept_ = false;
+    ends_off_plan_ = false;
     if (!kept_) unsplit_ends_.clear();
   }
 
@@ -405,7 +409,14 @@ class ConservativeBackfill final : public Scheduler {
     // GPUs frees none. Such a step changes no slot but the one of a job blocked by fragments,
     // which is searched from the first step after now, so the kept plan gets it too, from
     // the next pass on (a plan from scratch builds its steps at the start of a pass).
-    if (pass.job(job).demand.gpus == 0) unsplit_ends_.push_back(end);
+    const JobSpec& spec = pass.job(job);
+    if (spec.demand.gpus == 0) unsplit_ends_.push_back(end);
+    // A plan reserves a job's whole estimate from its start; a plan from scratch puts a
+    // running job's GPUs back at its estimated end, which is earlier for a job restarted after
+    // a failure (the work it kept) or later (its restart overhead). Such a start makes the
+    // profile wrong from the next pass on.
+    else if (end != pass.now() + std::max(estimate_.of(spec), Duration{1}))
+      ends_off_plan_ = true;
   }
   /// The time of the profile's first step after its start (max() if it has one step).
   SimTime next_step() const { return profile_.size() > 1 ? profile_[1].at : SimTime::max(); }
@@ -549,6 +560,7 @@ class ConservativeBackfill final : public Scheduler {
   std::vector<Step> profile_;          // the kept plan: free GPUs with the reservations
   std::vector<Planned> planned_;       // the window's queued jobs, in queue order
   bool kept_ = false;                  // profile_ and planned_ describe the future
+  bool ends_off_plan_ = false;         // a job started in this pass ends other than its reservation
   std::size_t running_after_ = 0;      // running jobs when the last pass ended
   std::vector<Staircase> staircases_;  // by job size (GPUs): see earliest()
   std::vector<SimTime> unsplit_ends_;  // ends of the jobs without GPUs started in this pass
