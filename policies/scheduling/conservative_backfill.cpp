@@ -40,7 +40,7 @@ namespace {
 /// rebuilds the plan.
 ///
 /// Cost of a pass that keeps the plan: O(d log r) for the d jobs that ended, O(w) over the w
-/// <= max_job_test planned jobs, O(sizes x steps) to test the deferred jobs (O(deferred) when
+/// <= max_job_test planned jobs, O(classes x steps) to test the deferred jobs (O(deferred) when
 /// one may start), O(p) per job planned and per reservation withdrawn (p = profile steps, r + 2
 /// x reservations), and per job without GPUs started in the last pass (its end becomes a
 /// step). Of a rebuild: O(r) for the profile, then the same per job planned. In practice a
@@ -276,7 +276,7 @@ class ConservativeBackfill final : public Scheduler {
       const Planned& p = planned_[i];
       if (p.started) continue;
       if (p.gpus > 0 && p.start != SimTime::max()) unreserve(p.start, p.gpus, p.length);
-      remember(p.gpus, p.length);
+      deferred_shortest_.add(p.gpus, p.length);
       deferred_.push_front(Waiting{p.key, p.gpus, p.length});
     }
     remove_unsourced();
@@ -294,9 +294,10 @@ class ConservativeBackfill final : public Scheduler {
   ///
   /// `budget` is the window's room after the planned jobs still queued. The jobs that joined
   /// the window since the last pass join the deferred ones (O(log q) plus O(1) each). Whether
-  /// one may start is tested on a summary: per GPU count, a lower bound on the shortest
-  /// estimate among them, exact after each scan; one with g GPUs and estimate e may start
-  /// only if the profile keeps g GPUs free from now for e (O(sizes x steps until then)). If
+  /// one may start is tested on a summary (Shortest: per class of GPU counts, the fewest GPUs
+  /// and the shortest estimate, exact after each scan, a lower bound as jobs leave); one with
+  /// g GPUs and estimate e may start only if the profile keeps g GPUs free from now for e
+  /// (O(classes x steps until then)). If
   /// one may, they are scanned in order (O(deferred)): a job that needs no GPUs starts if it
   /// fits, as in plan(); at a job that has its GPUs free for its estimate and fits now, the
   /// deferred jobs up to it are planned.
@@ -324,7 +325,7 @@ class ConservativeBackfill final : public Scheduler {
         deferred_shortest_.clear();
         continue;
       }
-      remember(w.gpus, w.length);
+      deferred_shortest_.add(w.gpus, w.length);
       ++i;
     }
     deferred_known_ = true;
@@ -337,13 +338,13 @@ class ConservativeBackfill final : public Scheduler {
                                  : queue_.upper_bound(planned_.back().key);
     for (; std::cmp_less(deferred_.size(), budget) && it != queue_.end(); ++it) {
       const JobSpec& job = pass.job(it->second);
-      const Waiting w{*it, job.demand.gpus, std::max(estimate_.of(job), Duration{1})};
-      if (deferred_known_) remember(w.gpus, w.length);
+      const Waiting w{*it, job.demand.gpus, reserved_length(job)};
+      if (deferred_known_) deferred_shortest_.add(w.gpus, w.length);
       deferred_.push_back(w);
     }
   }
-  /// Adds a deferred job to the summary. O(sizes).
-  void remember(int gpus, Duration length) { deferred_shortest_.add(gpus, length); }
+  /// How long a plan reserves a job's GPUs: its estimate, at least 1 s.
+  Duration reserved_length(const JobSpec& job) const { return std::max(estimate_.of(job), Duration{1}); }
   /// False if no deferred job can start now (see plan_deferred()).
   bool may_start() const {
     return deferred_shortest_.any([&](int gpus, Duration shortest) {
@@ -415,7 +416,7 @@ class ConservativeBackfill final : public Scheduler {
     // running job's GPUs back at its estimated end, which is earlier for a job restarted after
     // a failure (the work it kept) or later (its restart overhead). Such a start makes the
     // profile wrong from the next pass on.
-    else if (end != pass.now() + std::max(estimate_.of(spec), Duration{1}))
+    else if (end != pass.now() + reserved_length(spec))
       ends_off_plan_ = true;
   }
   /// The time of the profile's first step after its start (max() if it has one step).
