@@ -78,7 +78,11 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "$sanitize" = 1 ]; then
   build=build-asan
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACMESIM_SANITIZE=ON >/dev/null
+  # -O1 with line tables only (-g1): a reasonable speed under AddressSanitizer (its documentation
+  # asks for -O1 or higher), reports that still name file and line, and half the compile time of
+  # RelWithDebInfo's -O2 -g.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+    -DACMESIM_SANITIZE=ON >/dev/null
 else
   build=build
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -1,2 +1,3 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#include "tests/catch_runner.hpp"
+
+int main(int argc, char** argv) { return acmesim::testing::run_catch_session(argc, argv); }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -124,6 +125,11 @@ inline std::vector<std::int64_t> end_seconds(const RunResult& r) {
   for (const JobStatus& s : r.jobs) out.push_back(s.ended ? s.ended->time_since_epoch().count() / 1000 : -1);
   return out;
 }
+
+/// `text` as gzip data (Boost.Iostreams' compressor, as `io/trace_writer.cpp` writes traces),
+/// for the tests of gzip input. Defined in tests/support.cpp, the one file of the suite that
+/// compiles the compressor.
+std::string gzip(std::string_view text);
 
 }  // namespace acmesim::testing
 

@@ -4,12 +4,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
-#pragma GCC diagnostic ignored "-Wrestrict"
 #include <algorithm>
-#include <boost/iostreams/device/back_inserter.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +17,7 @@
 
 namespace {
 
+using acmesim::testing::gzip;
 using acmesim::testing::kSource;
 using acmesim::testing::scratch_dir;
 using acmesim::testing::slurp;
@@ -54,16 +50,6 @@ std::string trace(const std::vector<std::string>& rows) {
   std::string text = kHeader + "\n";
   for (const std::string& r : rows) text += r + "\n";
   return text;
-}
-
-std::string gzip(const std::string& text) {
-  std::string out;
-  boost::iostreams::filtering_ostream z;
-  z.push(boost::iostreams::gzip_compressor());
-  z.push(boost::iostreams::back_inserter(out));
-  z << text;
-  z.reset();
-  return out;
 }
 
 /// A four-node scenario reading t.csv (or t.csv.gz), as every trace case uses.

@@ -1,15 +1,10 @@
+#include "io/acme_trace.hpp"
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
-#pragma GCC diagnostic ignored "-Wrestrict"
-#include <boost/iostreams/device/back_inserter.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
-#include "io/acme_trace.hpp"
 #include "io/timestamp.hpp"
 #include "sim/core/error.hpp"
 #include "tests/support.hpp"
@@ -240,13 +235,7 @@ TEST_CASE("a gzip-compressed trace reads like the plain one") {
   const auto plain = dir / "seren.csv";
   const auto gz = dir / "seren.csv.gz";
   std::ofstream(plain) << kSeren;
-  {
-    std::ofstream file(gz, std::ios::binary);
-    boost::iostreams::filtering_ostream out;
-    out.push(boost::iostreams::gzip_compressor());
-    out.push(file);
-    out << kSeren;
-  }
+  std::ofstream(gz, std::ios::binary) << acmesim::testing::gzip(kSeren);
   const Trace a = read_acme_trace(plain.string());
   const Trace b = read_acme_trace(gz.string());
   REQUIRE(b.jobs.size() == a.jobs.size());
@@ -262,13 +251,7 @@ TEST_CASE("a gzip trace that is cut short or damaged anywhere is an error, never
   std::filesystem::create_directories(dir);
   std::string text = kSerenHeader;
   for (int i = 0; i < 20000; ++i) text += seren_row(0, std::to_string(i + 1));
-  std::string compressed;
-  {
-    boost::iostreams::filtering_ostream out;
-    out.push(boost::iostreams::gzip_compressor());
-    out.push(boost::iostreams::back_inserter(compressed));
-    out << text;
-  }
+  const std::string compressed = acmesim::testing::gzip(text);
   const auto write = [&](const std::string& name, const std::string& bytes) {
     const auto path = dir / name;
     std::ofstream(path, std::ios::binary) << bytes;

@@ -9,17 +9,12 @@
 #include <string>
 #include <vector>
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
-#pragma GCC diagnostic ignored "-Wrestrict"
-#include <boost/iostreams/device/back_inserter.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
 #include "sim/core/error.hpp"
 #include "tests/support.hpp"
 
 using acmesim::InputError;
 using acmesim::csv::CsvReader;
+using acmesim::testing::gzip;
 
 namespace {
 
@@ -36,16 +31,6 @@ Rows read_all(CsvReader& reader) {
 Rows read_text(const std::string& text, CsvReader::BlankLines blank = CsvReader::BlankLines::AreRows) {
   CsvReader reader{CsvReader::InMemory{}, "t.csv", text, blank};
   return read_all(reader);
-}
-
-std::string gzip(const std::string& text) {
-  std::string compressed;
-  boost::iostreams::filtering_ostream out;
-  out.push(boost::iostreams::gzip_compressor());
-  out.push(boost::iostreams::back_inserter(compressed));
-  out << text;
-  out.reset();
-  return compressed;
 }
 
 std::string write_file(const std::string& name, const std::string& bytes) {

@@ -1,13 +1,9 @@
+#include "io/failures_csv.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329).
-#pragma GCC diagnostic ignored "-Wrestrict"
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-
-#include "io/failures_csv.hpp"
 #include "sim/core/error.hpp"
 #include "tests/support.hpp"
 
@@ -17,11 +13,7 @@ namespace {
 
 std::string write_file(const std::string& name, const std::string& text, bool gzip = false) {
   const std::string path = (acmesim::testing::scratch_dir() / name).string();
-  std::ofstream file(path, std::ios::binary);
-  boost::iostreams::filtering_ostream out;
-  if (gzip) out.push(boost::iostreams::gzip_compressor());
-  out.push(file);
-  out << text;
+  std::ofstream(path, std::ios::binary) << (gzip ? acmesim::testing::gzip(text) : text);
   return path;
 }
 

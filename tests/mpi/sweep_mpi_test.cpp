@@ -1,6 +1,5 @@
 // Run by CTest as `mpiexec -n 2 acmesim_mpi_tests`: a sweep whose runs rank 0 hands out to both
 // ranks writes, byte for byte, the results.csv of a one-process sweep, and both ranks do runs.
-#define CATCH_CONFIG_RUNNER
 #include "tools/sweep_mpi.hpp"
 
 #include <spdlog/sinks/null_sink.h>
@@ -14,6 +13,7 @@
 #include <string>
 
 #include "policies/catalog.hpp"
+#include "tests/catch_runner.hpp"
 #include "tests/support.hpp"
 #include "tools/sweep.hpp"
 
@@ -63,5 +63,5 @@ TEST_CASE("a sweep on two MPI ranks writes the same results.csv as one process, 
 
 int main(int argc, char** argv) {
   mpi::environment environment{argc, argv, mpi::threading::funneled};
-  return Catch::Session().run(argc, argv);
+  return acmesim::testing::run_catch_session(argc, argv);
 }
