@@ -76,62 +76,79 @@ int run(const RunArgs& args, const Catalog& catalog, const std::string& command_
         100.0 * load);
   }
 
-  SimulationOptions options = simulation_options(scenario, trace);
-  ProgressLine simulating{log, "simulating"};
-  options.on_progress = [&simulating](const Progress& p) {
-    simulating.update(fmt::format("{:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events",
-                                  100.0 * p.fraction_done, to_seconds(p.now) / 86400.0,
-                                  static_cast<double>(p.events) / 1e6));
-  };
-  Simulation simulation{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
-  const double set_up = simulating.seconds();
-  const RunResult result = simulation.run();
-  // The phases inside "simulated" (docs/performance.md; bench/end_to_end.sh reads these lines).
-  log.debug("set up the simulation for {} jobs in {:.2f}s", trace.jobs.size(), set_up);
-  log.debug("event loop: {} events in {:.2f}s ({:.2f}M events/s)", result.events, result.wall_seconds,
-            static_cast<double>(result.events) / std::max(result.wall_seconds, 1e-9) / 1e6);
-  simulating.done(fmt::format("simulated {} events in {:.2f}s", result.events, simulating.seconds()));
-  ProgressLine writing{log, "writing"};
-  writing.update(out);
-  prepare_outputs(out);
-  // jobs.csv and timeline.csv do not need the summaries: a second thread writes them while this
-  // one computes the summaries and then helps format jobs.csv's rows; summary.json, the marker of
-  // a complete run, comes after both.
-  PreviousOutputs previous{out};
-  JobsCsvWriter jobs_csv{out + "/jobs.csv", trace, result, JobsCsvColumns::WithExtras};
+  // jobs.csv's rows are formatted and written on a second thread as their jobs settle, during the
+  // event loop, which leaves that core idle; the file is renamed into place only after the run,
+  // once the previous outputs are out of the way (JobsCsvWriter). timeline.csv follows it on the
+  // same thread. This thread then computes the summaries and helps format the rows left.
+  create_output_dir(out);
+  JobsCsvWriter jobs_csv{out + "/jobs.csv", trace, JobsCsvColumns::WithExtras};
+  std::optional<RunResult> result;      // set before jobs_csv.finish(), so before write() returns
+  std::optional<ProgressLine> writing;  // likewise: write() reports rows only once finished
   auto run_files = std::async(std::launch::async, [&] {
     jobs_csv.write([&](std::size_t rows) {
-      writing.update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
-                                 100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
-                                 trace.jobs.size()));
+      writing->update(fmt::format("{}/jobs.csv: {:.1f}% of {} rows", out,
+                                  100.0 * static_cast<double>(rows) / static_cast<double>(trace.jobs.size()),
+                                  trace.jobs.size()));
     });
-    write_timeline_csv(out + "/timeline.csv", trace, result, total_gpus);
+    write_timeline_csv(out + "/timeline.csv", trace, *result, total_gpus);
   });
+  // If anything fails before the end (the simulation, the folder), the writer must not wait for
+  // a finish() that will not come: abandoned, it removes its temporary file and returns, and the
+  // future's destructor joins it. Harmless on the way out of a run that went well.
+  struct AbandonOnExit {
+    JobsCsvWriter& writer;
+    ~AbandonOnExit() { writer.abandon(); }
+  } abandon_on_exit{jobs_csv};
+  ProgressLine simulating{log, "simulating"};
+  {
+    SimulationOptions options = simulation_options(scenario, trace);
+    options.on_progress = [&simulating](const Progress& p) {
+      simulating.update(fmt::format("{:5.1f}% of jobs done | simulated day {:.1f} | {:.1f}M events",
+                                    100.0 * p.fraction_done, to_seconds(p.now) / 86400.0,
+                                    static_cast<double>(p.events) / 1e6));
+    };
+    options.settled = &jobs_csv;
+    Simulation simulation{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
+    const double set_up = simulating.seconds();
+    result = simulation.run();
+    // The phases inside "simulated" (docs/performance.md; bench/end_to_end.sh reads these lines).
+    log.debug("set up the simulation for {} jobs in {:.2f}s", trace.jobs.size(), set_up);
+    log.debug("event loop: {} events in {:.2f}s ({:.2f}M events/s)", result->events, result->wall_seconds,
+              static_cast<double>(result->events) / std::max(result->wall_seconds, 1e-9) / 1e6);
+  }
+  simulating.done(fmt::format("simulated {} events in {:.2f}s", result->events, simulating.seconds()));
+  writing.emplace(log, "writing");
+  writing->update(out);
+  prepare_outputs(out);
+  PreviousOutputs previous{out};
+  jobs_csv.finish(*result);
+  log.debug("jobs.csv: {} of {} rows written during the event loop", jobs_csv.rows_written_before_finish(),
+            trace.jobs.size());
   const auto summarizing = std::chrono::steady_clock::now();
-  const RunSummary summary = summarize(trace.jobs, result, total_gpus);
+  const RunSummary summary = summarize(trace.jobs, *result, total_gpus);
   log.debug("summarized {} jobs in {:.2f}s (while jobs.csv and timeline.csv were written)", trace.jobs.size(),
             std::chrono::duration<double>(std::chrono::steady_clock::now() - summarizing).count());
   jobs_csv.help();
   previous.discard();
   run_files.get();
-  write_summary_file(out, provenance, scenario, trace, result, summary);
-  writing.done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing.seconds()));
-  if (!args.quiet) fmt::print("{}", summary_table(scenario, trace, result, summary));
-  if (result.timeline_truncated) {
+  write_summary_file(out, provenance, scenario, trace, *result, summary);
+  writing->done(fmt::format("wrote {}/jobs.csv, timeline.csv, summary.json in {:.2f}s", out, writing->seconds()));
+  if (!args.quiet) fmt::print("{}", summary_table(scenario, trace, *result, summary));
+  if (result->timeline_truncated) {
     log.warn(
         "timeline.csv stops after {} samples (the most a run records) at simulated day {:.1f}; a longer "
         "timeline_interval_s covers the whole run",
-        result.timeline.size(), to_seconds(result.timeline.back().at - result.first_submit) / 86400.0);
+        result->timeline.size(), to_seconds(result->timeline.back().at - result->first_submit) / 86400.0);
   }
-  if (result.conflicts > 0) {
+  if (result->conflicts > 0) {
     log.warn(
         "{} jobs could not start when the scheduler wanted (recorded starts that do not fit this cluster); "
         "summary.json lists the first under 'conflicts'",
-        result.conflicts);
+        result->conflicts);
   }
-  if (!result.unschedulable.empty()) {
-    const auto& first = result.unschedulable.front();
-    log.warn("{} jobs can never fit this cluster, e.g. job {} (line {}): {}", result.unschedulable.size(),
+  if (!result->unschedulable.empty()) {
+    const auto& first = result->unschedulable.front();
+    log.warn("{} jobs can never fit this cluster, e.g. job {} (line {}): {}", result->unschedulable.size(),
              trace.jobs[first.job.value()].trace_id, trace.jobs[first.job.value()].source_line, first.reason);
   }
   return 0;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -143,16 +144,84 @@ void append_job_row(TextBuffer& out, const Trace& trace, const JobSpec& spec, co
 
 }  // namespace
 
-JobsCsvWriter::JobsCsvWriter(std::string path, const Trace& trace, const RunResult& result, JobsCsvColumns columns)
+JobsCsvWriter::JobsCsvWriter(std::string path, const Trace& trace, JobsCsvColumns columns)
     : path_{std::move(path)},
       trace_{trace},
-      result_{result},
       extras_{columns == JobsCsvColumns::WithExtras},
       blocks_{(trace.jobs.size() + kRowsPerBlock - 1) / kRowsPerBlock},
       formatted_(blocks_),
-      done_(blocks_) {}
+      done_(blocks_),
+      copied_(blocks_) {}
+
+JobsCsvWriter::JobsCsvWriter(std::string path, const Trace& trace, const RunResult& result, JobsCsvColumns columns)
+    : JobsCsvWriter{std::move(path), trace, columns} {
+  copying_ = false;
+  result_ = &result;
+}
 
 JobsCsvWriter::~JobsCsvWriter() = default;
+
+std::size_t JobsCsvWriter::rows_in(std::size_t block) const {
+  return std::min(kRowsPerBlock, trace_.jobs.size() - block * kRowsPerBlock);
+}
+
+void JobsCsvWriter::settled(std::size_t first, std::span<const JobStatus> statuses) {
+  if (!copying_) return;
+  if (first != filling_block_ * kRowsPerBlock + filling_.size()) {
+    copying_ = false;  // not the contract: leave every row not yet handed over to finish()
+    return;
+  }
+  while (!statuses.empty() && filling_block_ < blocks_) {
+    const std::size_t rows = rows_in(filling_block_);
+    if (filling_.empty()) filling_.reserve(rows);
+    const std::span<const JobStatus> part = statuses.first(std::min(rows - filling_.size(), statuses.size()));
+    filling_.insert(filling_.end(), part.begin(), part.end());
+    statuses = statuses.subspan(part.size());
+    if (filling_.size() < rows) return;
+    auto block = std::make_unique<std::vector<JobStatus>>(std::move(filling_));
+    filling_ = {};
+    {
+      const std::lock_guard lock{mutex_};
+      // The writer is behind (a slow disk): stop copying rather than hold every status twice.
+      if (copied_blocks_ >= kMaxCopiedBlocks || abandoned_) {
+        copying_ = false;
+        return;
+      }
+      copied_[filling_block_] = std::move(block);
+      ++copied_blocks_;
+    }
+    changed_.notify_all();
+    ++filling_block_;
+  }
+}
+
+void JobsCsvWriter::finish(const RunResult& result) {
+  {
+    const std::lock_guard lock{mutex_};
+    result_ = &result;
+    rows_before_finish_ = rows_written_;
+  }
+  changed_.notify_all();
+}
+
+std::size_t JobsCsvWriter::rows_written() const {
+  const std::lock_guard lock{mutex_};
+  return rows_written_;
+}
+
+void JobsCsvWriter::abandon() noexcept {
+  {
+    const std::lock_guard lock{mutex_};
+    abandoned_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool JobsCsvWriter::wait_until_formattable(std::size_t block) {
+  std::unique_lock lock{mutex_};
+  changed_.wait(lock, [&] { return abandoned_ || result_ != nullptr || (block < blocks_ && copied_[block]); });
+  return !abandoned_;
+}
 
 bool JobsCsvWriter::format_next_block() {
   const std::size_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
@@ -164,12 +233,22 @@ bool JobsCsvWriter::format_next_block() {
     done_[block].notify_one();
   };
   try {
+    std::unique_ptr<std::vector<JobStatus>> copied;
+    const RunResult* result = nullptr;
+    {
+      const std::lock_guard lock{mutex_};
+      copied = std::move(copied_[block]);
+      if (copied) --copied_blocks_;
+      result = result_;
+    }
     const std::size_t first = block * kRowsPerBlock;
-    const std::size_t last = std::min(first + kRowsPerBlock, trace_.jobs.size());
-    auto out = std::make_unique<TextBuffer>((last - first) * 256);
+    const std::size_t rows = rows_in(block);
+    // A block is taken only once formattable: its statuses copied during the run, or the run over.
+    const JobStatus* statuses = copied ? copied->data() : result->jobs.data() + first;
+    auto out = std::make_unique<TextBuffer>(rows * 256);
     TimestampWriter stamps{trace_.epoch_unix_seconds, trace_.utc_offset_minutes};
-    for (std::size_t i = first; i < last; ++i) {
-      append_job_row(*out, trace_, trace_.jobs[i], result_.jobs[i], extras_, stamps);
+    for (std::size_t i = 0; i < rows; ++i) {
+      append_job_row(*out, trace_, trace_.jobs[first + i], statuses[i], extras_, stamps);
       out->push_back('\n');
     }
     formatted_[block] = std::move(out);
@@ -187,6 +266,10 @@ void JobsCsvWriter::help() {
 }
 
 void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) {
+  const auto stop_if_abandoned = [this](std::size_t block) {
+    if (!wait_until_formattable(block))
+      throw std::runtime_error("jobs.csv: the run failed before its rows were complete");
+  };
   File file{path_};
   TextBuffer header;
   header.append(acme_header(trace_.schema));
@@ -195,21 +278,31 @@ void JobsCsvWriter::write(const std::function<void(std::size_t rows)>& on_rows) 
   file.write(header);
   std::size_t written = 0;  // blocks
   bool more = true;
+  bool finished = false;  // finish() was called (seen under mutex_)
   while (written < blocks_) {
-    // Write what is formatted, in order; then take the next block, or wait for the one a helper
-    // is formatting when none is left to take.
+    // Write what is formatted, in order; then take the next block once it can be formatted, or
+    // wait for the one a helper is formatting when none is left to take.
     if (done_[written].load(std::memory_order_acquire)) {
       if (!formatted_[written]) throw std::runtime_error("jobs.csv: a block of rows could not be formatted");
       file.write(*formatted_[written]);
       formatted_[written].reset();
       ++written;
-      if (on_rows) on_rows(std::min(written * kRowsPerBlock, trace_.jobs.size()));
+      const std::size_t rows = std::min(written * kRowsPerBlock, trace_.jobs.size());
+      {
+        const std::lock_guard lock{mutex_};
+        rows_written_ = rows;
+        finished = result_ != nullptr;
+      }
+      if (finished && on_rows) on_rows(rows);
     } else if (more) {
+      stop_if_abandoned(next_block_.load(std::memory_order_relaxed));
       more = format_next_block();
     } else {
       done_[written].wait(false, std::memory_order_acquire);
     }
   }
+  // Into place only once the run is over: the caller moves the previous outputs aside then.
+  stop_if_abandoned(blocks_);
   file.close();
 }
 
@@ -573,11 +666,16 @@ std::string recorded_scenario_id(const std::string& dir) {
   return j["provenance"]["scenario_id"].get<std::string>();
 }
 
+void create_output_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
+}
+
 void prepare_outputs(const std::string& dir) {
   namespace fs = std::filesystem;
+  create_output_dir(dir);
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot create the output directory ({})", dir, ec.message()));
   // summary.json is the marker of a complete run: the previous run's is removed before anything
   // else is replaced and the new one is written last, so a run killed in between leaves a folder
   // without a summary.json, never one whose summary describes other files.

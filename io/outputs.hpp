@@ -4,8 +4,11 @@
 /// seed give byte-identical files.
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,35 +59,84 @@ enum class JobsCsvColumns {
 /// jobs.csv, written by one thread while others may help format it: its rows are formatted in
 /// blocks of kRowsPerBlock, taken in order by whichever thread asks first (the writer's or a
 /// helper's), and written in order by the writer's. The bytes are the same however many threads
-/// help. `run` lends its main thread once the summaries are computed (docs/performance.md).
-/// Memory: the blocks formatted but not yet written (about 2 MiB each).
-class JobsCsvWriter {
+/// help, and whether a block's rows came during the run or after it.
+///
+/// Two ways to use it:
+/// - after a run: construct it with the RunResult, then write() (and help() from other threads);
+/// - during a run (`run`): construct it without one, start write() on a thread of its own, give it
+///   to the simulation as SimulationOptions::settled, then finish() with the result. The writer
+///   formats and writes each block as soon as its jobs have all settled, on a core the event loop
+///   leaves idle; it renames the file into place only after finish(), so nothing replaces a
+///   previous jobs.csv before the run is over. A run that fails calls abandon(): write() then
+///   throws, and its temporary file is removed.
+///
+/// Memory: the blocks formatted but not yet written (about 2 MiB each), and the settled jobs'
+/// statuses copied until formatted (1.2 MiB a block; at most kMaxCopiedBlocks: past that, as
+/// when the disk is slow, the rest of the rows wait for finish()). settled() costs a copy of
+/// each status, O(1) per job.
+class JobsCsvWriter final : public SettledJobs {
  public:
   static constexpr std::size_t kRowsPerBlock = 8192;
+  static constexpr std::size_t kMaxCopiedBlocks = 16;
 
+  /// During a run: rows come from settled(), and the rest from finish().
+  JobsCsvWriter(std::string path, const Trace& trace, JobsCsvColumns columns);
+  /// After a run: every row from `result`.
   JobsCsvWriter(std::string path, const Trace& trace, const RunResult& result, JobsCsvColumns columns);
-  ~JobsCsvWriter();
+  ~JobsCsvWriter() override;
   JobsCsvWriter(const JobsCsvWriter&) = delete;
   JobsCsvWriter& operator=(const JobsCsvWriter&) = delete;
 
+  /// From the simulation's thread (SettledJobs): copies the statuses into the current block and
+  /// hands a complete block to the writer.
+  void settled(std::size_t first, std::span<const JobStatus> statuses) override;
+  /// The run is over: the rows not given yet come from `result`, which must outlive write().
+  void finish(const RunResult& result);
+  /// The run failed: write() stops and throws, removing its temporary file. noexcept, for a
+  /// catch block.
+  void abandon() noexcept;
+
   /// Formats and writes the file; `on_rows`, if set, is called with the rows written so far
-  /// after each block. InputError if the file cannot be written (it is then removed).
+  /// after each block written once finish() was called (so that a caller can report progress
+  /// from then on). InputError if the file cannot be written (it is then removed).
   void write(const std::function<void(std::size_t rows)>& on_rows = {});
-  /// From another thread, at any time: formats blocks not yet taken until none is left, then
+  /// From another thread, once finished: formats blocks not yet taken until none is left, then
   /// returns (at once if the writer has taken them all).
   void help();
+  /// Rows written so far, from any thread.
+  std::size_t rows_written() const;
+  /// Rows written when finish() was called (for the log).
+  std::size_t rows_written_before_finish() const { return rows_before_finish_; }
 
  private:
   bool format_next_block();  // false when none is left to take
+  /// Waits until block `block` can be formatted (its statuses copied, or the run finished);
+  /// false if abandoned.
+  bool wait_until_formattable(std::size_t block);
+  std::size_t rows_in(std::size_t block) const;
 
   std::string path_;
   const Trace& trace_;
-  const RunResult& result_;
   bool extras_;
   std::size_t blocks_;
   std::atomic<std::size_t> next_block_{0};
   std::vector<std::unique_ptr<TextBuffer>> formatted_;  // a block's text until it is written
   std::vector<std::atomic<bool>> done_;                 // set once formatted_[block] is complete
+
+  // The simulation's thread only.
+  std::vector<JobStatus> filling_;  // statuses of the block being copied
+  std::size_t filling_block_ = 0;
+  bool copying_ = true;  // false once a block was left to finish(): so are all after it
+
+  // Shared, under mutex_.
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::unique_ptr<std::vector<JobStatus>>> copied_;  // by block, until formatted
+  std::size_t copied_blocks_ = 0;                                // copied and not yet formatted
+  const RunResult* result_ = nullptr;                            // set by finish()
+  bool abandoned_ = false;
+  std::size_t rows_written_ = 0;        // by write()'s thread
+  std::size_t rows_before_finish_ = 0;  // rows_written_ when finish() was called
 };
 
 /// One row per job in JobId order, the 13 AcmeTrace columns first, with the simulated values.
@@ -109,6 +161,9 @@ std::string summary_json(const Provenance& provenance, const Scenario& scenario,
 /// write_run_files writes jobs.csv and timeline.csv (as `which` says); write_summary_file
 /// writes summary.json, which must come last.
 void prepare_outputs(const std::string& dir);
+/// Creates `dir` if missing (prepare_outputs() does too), and nothing else: a JobsCsvWriter
+/// writes its temporary file there during the run, before the previous outputs are touched.
+void create_output_dir(const std::string& dir);
 
 /// The previous run's jobs.csv and timeline.csv in `dir`, moved aside (renamed to hidden names,
 /// which is cheap) so that writing the new ones ends with a rename over nothing: replacing a

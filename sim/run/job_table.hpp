@@ -4,7 +4,8 @@
 /// the run: set_phase() keeps them, so "how many are queued" can never disagree with the jobs.
 /// It also keeps the jobs and GPUs queued per job type, for the timeline.
 ///
-/// Cost: every operation O(1); spawn() amortized O(1). Specs of spawned jobs live in a deque,
+/// Cost: every operation O(1); spawn() and set_phase() amortized O(1) (the latter keeps the
+/// settled prefix, which passes each job once). Specs of spawned jobs live in a deque,
 /// so references to them stay valid while more are spawned.
 #include <array>
 #include <cstdint>
@@ -53,6 +54,7 @@ class JobTable {
     --counts_[index(s.phase)];
     ++counts_[index(phase)];
     s.phase = phase;
+    if (id.value() == settled_prefix_) advance_settled_prefix();
   }
   std::size_t count(JobPhase phase) const { return counts_[index(phase)]; }
   /// Jobs and GPUs queued, per job type (JobType order).
@@ -60,6 +62,9 @@ class JobTable {
   /// Ended or never schedulable: nothing more will happen to them.
   std::size_t settled() const { return count(JobPhase::Ended) + count(JobPhase::Unschedulable); }
   bool all_settled() const { return settled() == size(); }
+  /// How many of the trace's jobs, from the first, are settled: each job is passed once, so
+  /// keeping it is O(1) amortized per job (spawned jobs do not count).
+  std::size_t settled_prefix() const { return settled_prefix_; }
 
   /// The end of a run: the statuses and spawned specs move into its result.
   std::vector<JobStatus> take_statuses() { return std::move(statuses_); }
@@ -67,12 +72,19 @@ class JobTable {
 
  private:
   static std::size_t index(JobPhase phase) { return static_cast<std::size_t>(phase); }
+  void advance_settled_prefix() {
+    while (settled_prefix_ < trace_jobs_.size() && (statuses_[settled_prefix_].phase == JobPhase::Ended ||
+                                                    statuses_[settled_prefix_].phase == JobPhase::Unschedulable)) {
+      ++settled_prefix_;
+    }
+  }
 
   const std::vector<JobSpec>& trace_jobs_;
   std::deque<JobSpec> spawned_;  // ids trace_jobs_.size() + i
   std::vector<JobStatus> statuses_;
   std::array<std::size_t, kJobPhaseCount> counts_{};  // by JobPhase
   std::array<QueuedOfType, kJobTypeCount> queued_by_type_{};
+  std::size_t settled_prefix_ = 0;
 };
 
 }  // namespace acmesim

@@ -120,6 +120,8 @@ RunResult Simulation::run() {
   try {
     while (auto event = engine_.next()) {
       std::visit([this](const auto& e) { on(e); }, event->body);
+      // After the handler, not in it: a job's status is complete only once its event is handled.
+      if (jobs_.settled_prefix() != told_settled_) tell_settled();
       if ((engine_.processed() & 0xffff) == 0) report_progress(wall_start, false);
     }
   } catch (const SimulationError& e) {
@@ -153,6 +155,16 @@ void Simulation::report_progress(std::chrono::steady_clock::time_point wall_star
       jobs_.size() == 0 ? 1.0 : static_cast<double>(jobs_.settled()) / static_cast<double>(jobs_.size());
   options_.on_progress(
       Progress{done, engine_.now(), engine_.processed(), std::chrono::duration<double>(now - wall_start).count()});
+}
+
+void Simulation::tell_settled() {
+  const std::size_t prefix = jobs_.settled_prefix();
+  if (options_.settled) {
+    options_.settled->settled(
+        told_settled_, std::span<const JobStatus>{&jobs_.status(JobId{static_cast<std::uint32_t>(told_settled_)}),
+                                                  prefix - told_settled_});
+  }
+  told_settled_ = prefix;
 }
 
 void Simulation::on(const HookDue& e) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sim/core/rng.hpp"
@@ -63,6 +64,19 @@ struct AdmissionLatency {
 /// simulated time rather than to work. Sampling stops there and the result says so.
 inline constexpr std::size_t kMaxTimelineSamples = 1'000'000;
 
+/// Told of the trace's jobs in JobId order as soon as nothing more can happen to them (ended, or
+/// never schedulable), while the run goes on: `run` formats and writes jobs.csv's rows on another
+/// core during the event loop instead of after it (docs/performance.md). Jobs still queued or
+/// running when the run ends, and spawned jobs, are never told; RunResult::jobs has them all.
+class SettledJobs {
+ public:
+  virtual ~SettledJobs() = default;
+  /// The statuses of jobs `first`, `first` + 1, ... (each job once, `first` the count told so
+  /// far), equal to those RunResult::jobs will hold. Called on the simulation's thread between
+  /// events; the span is valid during the call only (copy what is needed).
+  virtual void settled(std::size_t first, std::span<const JobStatus> statuses) = 0;
+};
+
 struct SimulationOptions {
   Duration timeline_interval = seconds(600);
   std::size_t timeline_max_samples = kMaxTimelineSamples;
@@ -73,6 +87,8 @@ struct SimulationOptions {
   std::function<void(const Progress&)> on_progress;
   /// Not owned; may be null. Called on job starts and ends; may spawn jobs (job_hook.hpp).
   JobHook* hook = nullptr;
+  /// Not owned; may be null. Told of settled trace jobs in JobId order (O(1) per job, amortized).
+  SettledJobs* settled = nullptr;
   LaunchLatency launch;
   AdmissionLatency admission;
   /// The scenario's seed: the cluster model's own random streams (launch latency) derive from it.
@@ -124,6 +140,8 @@ class Simulation {
   /// This start's launch latency (0 without a launch model).
   Duration draw_launch();
   void report_progress(std::chrono::steady_clock::time_point wall_start, bool force);
+  /// Tells options_.settled of the trace jobs settled since the last call, if any.
+  void tell_settled();
 
   Cluster cluster_;
   JobTable jobs_;
@@ -151,6 +169,7 @@ class Simulation {
   RunningJobs running_jobs_;
   bool running_jobs_kept_ = false;
   std::string outcome_note_;
+  std::size_t told_settled_ = 0;  // trace jobs told to options_.settled
   std::chrono::steady_clock::time_point last_progress_{};
   Rng launch_rng_;
   Rng admission_rng_;

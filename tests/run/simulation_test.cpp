@@ -1,8 +1,11 @@
 #include "sim/run/simulation.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -10,6 +13,8 @@
 #include "io/outputs.hpp"
 #include "io/scenario.hpp"
 #include "policies/catalog.hpp"
+#include "sim/metrics/failure_breakdown.hpp"
+#include "sim/metrics/job_record.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;
@@ -139,6 +144,146 @@ TEST_CASE("jobs.csv is the same bytes however many threads help format its rows"
   CHECK(slurp(dir / "helped.csv") == alone);
   CHECK(calls == (trace.jobs.size() + JobsCsvWriter::kRowsPerBlock - 1) / JobsCsvWriter::kRowsPerBlock);
   CHECK(last_rows == trace.jobs.size());
+  std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+/// The scenarios whose jobs change most after their first start: preemption (srtf) and node
+/// failures with automatic recovery (requeues, restarts, failure logs).
+std::vector<Scenario> settling_scenarios() {
+  const std::string path = kSource + "/configs/default.yaml";
+  return {load_scenario(path), load_scenario(path, {"scheduler=srtf"}),
+          load_scenario(path, {"failures.name=node-mtbf", "failures.rate_per_day=0.05", "recovery.name=auto"})};
+}
+
+/// Keeps a copy of every status it is told of, checking that they come in JobId order.
+class SettledCopies final : public SettledJobs {
+ public:
+  void settled(std::size_t first, std::span<const JobStatus> statuses) override {
+    CHECK(first == copies.size());
+    CHECK(!statuses.empty());
+    copies.insert(copies.end(), statuses.begin(), statuses.end());
+  }
+  std::vector<JobStatus> copies;
+};
+
+bool settled(const JobStatus& s) { return s.phase == JobPhase::Ended || s.phase == JobPhase::Unschedulable; }
+
+}  // namespace
+
+TEST_CASE("a simulation tells of each settled trace job once, in JobId order, with the status it ends with") {
+  const Catalog catalog = builtin_catalog();
+  for (const Scenario& scenario : settling_scenarios()) {
+    INFO(scenario.scheduler.name() << ", failures " << scenario.failures.name());
+    const Trace trace = read_acme_trace(scenario.trace_path);
+    SettledCopies told;
+    SimulationOptions options = simulation_options(scenario, trace);
+    options.settled = &told;
+    Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
+    const RunResult result = sim.run();
+    // Every settled job of the trace's leading run of settled jobs, and none after it.
+    std::size_t prefix = 0;
+    while (prefix < trace.jobs.size() && settled(result.jobs[prefix])) ++prefix;
+    REQUIRE(prefix > trace.jobs.size() / 2);
+    REQUIRE(told.copies.size() == prefix);
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < prefix; ++i) {
+      const JobRecord a = job_record(trace.jobs[i], told.copies[i]);
+      const JobRecord b = job_record(trace.jobs[i], result.jobs[i]);
+      const bool same = a.outcome == b.outcome && a.state == b.state && a.start_ms == b.start_ms &&
+                        a.end_ms == b.end_ms && a.gpu_time_ms == b.gpu_time_ms && a.wait_ms == b.wait_ms &&
+                        a.attempts == b.attempts && a.preemptions == b.preemptions && a.failures == b.failures &&
+                        a.lost_gpu_time_ms == b.lost_gpu_time_ms && a.overhead_gpu_time_ms == b.overhead_gpu_time_ms &&
+                        a.checkpoint_gpu_time_ms == b.checkpoint_gpu_time_ms &&
+                        a.recovery_wait_ms == b.recovery_wait_ms && a.failure_reason == b.failure_reason &&
+                        failure_log_cell(told.copies[i]) == failure_log_cell(result.jobs[i]);
+      changed += same ? 0 : 1;
+    }
+    CHECK(changed == 0);
+  }
+}
+
+TEST_CASE("jobs.csv written during the run is the same bytes as one written after it") {
+  const Catalog catalog = builtin_catalog();
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_jobs_csv_during_run";
+  std::filesystem::create_directories(dir);
+  for (const Scenario& scenario : settling_scenarios()) {
+    INFO(scenario.scheduler.name() << ", failures " << scenario.failures.name());
+    const Trace trace = read_acme_trace(scenario.trace_path);
+    REQUIRE(trace.jobs.size() > (JobsCsvWriter::kMaxCopiedBlocks + 2) * JobsCsvWriter::kRowsPerBlock);
+    // Written during the run as `run` does (however far the writer gets before the end), and with
+    // the writer started only after the run: the copies stop at kMaxCopiedBlocks and the rest of
+    // the rows come from the result.
+    for (const bool writer_during_run : {true, false}) {
+      INFO("writer started " << (writer_during_run ? "before" : "after") << " the run");
+      const auto during = dir / "during.csv";
+      std::filesystem::remove(during);
+      JobsCsvWriter writer{during.string(), trace, JobsCsvColumns::WithExtras};
+      std::future<void> writing;
+      if (writer_during_run) writing = std::async(std::launch::async, [&writer] { writer.write(); });
+      SimulationOptions options = simulation_options(scenario, trace);
+      options.settled = &writer;
+      Simulation sim{scenario.cluster, trace.jobs, make_policies(scenario, catalog), options};
+      const RunResult result = sim.run();
+      CHECK_FALSE(std::filesystem::exists(during));  // not in place before finish()
+      writer.finish(result);
+      if (writer_during_run) {
+        writing.get();
+      } else {
+        CHECK(writer.rows_written_before_finish() == 0);
+        writer.write();
+      }
+      write_jobs_csv((dir / "after.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+      const std::string after = slurp(dir / "after.csv");
+      CHECK(after.size() > trace.jobs.size() * 100);
+      CHECK(slurp(during) == after);
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("jobs.csv is not in place before the run is over, even once every row is written") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
+  Trace trace = read_acme_trace(scenario.trace_path);
+  trace.jobs.resize(3 * JobsCsvWriter::kRowsPerBlock + 5);  // every block copied: fewer than kMaxCopiedBlocks
+  RunResult result;
+  result.jobs.resize(trace.jobs.size());  // never started: "unstarted" rows
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_jobs_csv_in_place";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  JobsCsvWriter writer{(dir / "jobs.csv").string(), trace, JobsCsvColumns::WithExtras};
+  auto writing = std::async(std::launch::async, [&writer] { writer.write(); });
+  writer.settled(0, result.jobs);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (writer.rows_written() < trace.jobs.size() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(writer.rows_written() == trace.jobs.size());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK_FALSE(std::filesystem::exists(dir / "jobs.csv"));
+  writer.finish(result);
+  writing.get();
+  CHECK(writer.rows_written_before_finish() == trace.jobs.size());
+  write_jobs_csv((dir / "after.csv").string(), trace, result, JobsCsvColumns::WithExtras);
+  CHECK(slurp(dir / "jobs.csv") == slurp(dir / "after.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("jobs.csv of a run abandoned before its end leaves no file, not even a partial one") {
+  const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
+  const Trace trace = read_acme_trace(scenario.trace_path);
+  const auto dir = acmesim::testing::scratch_dir() / "acmesim_jobs_csv_abandoned";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  JobsCsvWriter writer{(dir / "jobs.csv").string(), trace, JobsCsvColumns::WithExtras};
+  auto writing = std::async(std::launch::async, [&writer] { writer.write(); });
+  // Every block but the last, as a run that fails near its end would have given them.
+  const std::vector<JobStatus> statuses(trace.jobs.size() - 1);
+  writer.settled(0, statuses);
+  writer.abandon();
+  CHECK_THROWS(writing.get());
+  CHECK(std::filesystem::is_empty(dir));
   std::filesystem::remove_all(dir);
 }
 
