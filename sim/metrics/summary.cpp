@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <tuple>
+#include <utility>
 
 namespace acmesim {
 
@@ -37,8 +39,12 @@ double quantile(const std::vector<std::int64_t>& sorted_ms, double q) {
 Quantiles quantiles(std::span<std::int64_t> ms) {
   Quantiles q;
   if (ms.empty()) return q;
-  const long double total = std::accumulate(ms.begin(), ms.end(), 0.0L);
-  q.mean = static_cast<double>(total / static_cast<long double>(ms.size())) / 1000.0;
+  // An exact integer sum (it vectorizes, where a long double one is one x87 addition after
+  // another), then the same long double division as before: below 2^64 a long double holds the
+  // sum exactly, so the mean is bit for bit what summing in long double gave.
+  __extension__ using Sum = __int128;  // GCC's and clang's; __extension__ says so to -Wpedantic
+  const Sum total = std::accumulate(ms.begin(), ms.end(), Sum{0});
+  q.mean = static_cast<double>(static_cast<long double>(total) / static_cast<long double>(ms.size())) / 1000.0;
   // Selection, not a sort: the six ranks the quantiles need, smallest first, each found by
   // nth_element in what is right of the last one (expected O(n) in all).
   const std::array<double, 3> levels{0.5, 0.95, 0.99};
@@ -134,34 +140,42 @@ RunSummary summarize(const std::vector<JobSpec>& jobs, const RunResult& result, 
       summary.topology.groups_spanned += s.switch_groups;
     }
   }
-  // The quantiles, one measure at a time in one buffer of the ended jobs grouped by type (8
-  // bytes per job, where a vector per measure and type took twelve times that as they grew):
-  // each type's part first, then the whole, which selection may reorder once the parts are done.
+  // The quantiles, two measures at a time in two buffers of the ended jobs grouped by type (8
+  // bytes per job each): a pass over the jobs gathers both, then each type's part is selected,
+  // then the whole, which selection may reorder once the parts are done. Two passes for the four
+  // measures, where one per measure read every job's status and spec four times; two buffers,
+  // not four, because fresh memory costs about as much as the passes it would save.
   std::array<std::size_t, kJobTypeCount + 1> first_of_type{};
   for (std::size_t t = 0; t < kJobTypeCount; ++t) first_of_type[t + 1] = first_of_type[t] + ended_of_type[t];
-  std::vector<std::int64_t> values(first_of_type.back());
-  const auto measure = [&](Quantiles GroupStats::*field, auto&& value_of) {
+  std::array<std::vector<std::int64_t>, 2> values{std::vector<std::int64_t>(first_of_type.back()),
+                                                  std::vector<std::int64_t>(first_of_type.back())};
+  const auto measure_two = [&](Quantiles GroupStats::*first_field, Quantiles GroupStats::*second_field,
+                               auto&& values_of) {
     std::array<std::size_t, kJobTypeCount> next{};
     std::copy_n(first_of_type.begin(), kJobTypeCount, next.begin());
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const JobStatus& s = result.jobs[i];
       if (s.phase != JobPhase::Ended) continue;
-      values[next[static_cast<std::size_t>(jobs[i].type)]++] = value_of(jobs[i], s);
+      const std::size_t at = next[static_cast<std::size_t>(jobs[i].type)]++;
+      std::tie(values[0][at], values[1][at]) = values_of(jobs[i], s);
     }
-    const std::span<std::int64_t> all{values};
-    for (std::size_t t = 0; t < kJobTypeCount; ++t) {
-      summary.by_type[t].*field = quantiles(all.subspan(first_of_type[t], ended_of_type[t]));
+    for (std::size_t m = 0; m < 2; ++m) {
+      Quantiles GroupStats::*field = m == 0 ? first_field : second_field;
+      const std::span<std::int64_t> all{values[m]};
+      for (std::size_t t = 0; t < kJobTypeCount; ++t) {
+        summary.by_type[t].*field = quantiles(all.subspan(first_of_type[t], ended_of_type[t]));
+      }
+      summary.overall.*field = quantiles(all);
     }
-    summary.overall.*field = quantiles(all);
   };
-  measure(&GroupStats::queue,
-          [](const JobSpec& spec, const JobStatus& s) { return (*s.started - spec.submitted).count(); });
-  measure(&GroupStats::jct,
-          [](const JobSpec& spec, const JobStatus& s) { return (*s.ended - spec.submitted).count(); });
-  measure(&GroupStats::wait, [](const JobSpec& spec, const JobStatus& s) { return s.wait(spec.submitted).count(); });
-  // In thousandths, so that quantiles() (which reports milliseconds as seconds) gives the ratio.
-  measure(&GroupStats::slowdown, [](const JobSpec& spec, const JobStatus& s) {
-    return static_cast<std::int64_t>(std::llround(1000.0 * s.slowdown(spec.submitted, spec.runtime)));
+  measure_two(&GroupStats::queue, &GroupStats::jct, [](const JobSpec& spec, const JobStatus& s) {
+    return std::pair{(*s.started - spec.submitted).count(), (*s.ended - spec.submitted).count()};
+  });
+  // The slowdown in thousandths, so that quantiles() (which reports milliseconds as seconds)
+  // gives the ratio.
+  measure_two(&GroupStats::wait, &GroupStats::slowdown, [](const JobSpec& spec, const JobStatus& s) {
+    return std::pair{s.wait(spec.submitted).count(),
+                     static_cast<std::int64_t>(std::llround(1000.0 * s.slowdown(spec.submitted, spec.runtime)))};
   });
   const Duration makespan = result.last_end > result.first_submit ? result.last_end - result.first_submit : Duration{0};
   summary.makespan_s = to_seconds(makespan);
