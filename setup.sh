@@ -4,9 +4,10 @@
 #
 #   ./setup.sh               install what is missing, build build/acmesim (Release)
 #   ./setup.sh --test        ... then run the whole test suite with CTest (also installs chromium, pytest, matplotlib)
-#   ./setup.sh --sanitize    build in build-asan/ with AddressSanitizer + UBSan instead
+#   ./setup.sh --sanitize    build in build-asan/ with clang, AddressSanitizer + UBSan instead,
+#                            the libFuzzer targets of tests/fuzz included (scripts/fuzz.sh runs them)
+#   ./setup.sh --target T    build only target T (scripts/fuzz.sh: --sanitize --target fuzz)
 #   ./setup.sh --no-install  skip the package check (offline machines that already have them)
-#   ./setup.sh --with-fuzz   also install clang and libFuzzer (scripts/fuzz.sh uses them)
 #   ./setup.sh --packages-only  install what is missing and stop
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,16 +15,21 @@ cd "$(dirname "$0")"
 test=0
 sanitize=0
 install=1
-fuzz=0
 packages_only=0
-for arg in "$@"; do
+target=""
+while [ $# -gt 0 ]; do
+  arg="$1"
+  shift
   case "$arg" in
-    --with-fuzz) fuzz=1 ;;
+    --target)
+      [ $# -gt 0 ] || { echo "setup.sh: --target needs a target name, e.g. fuzz" >&2; exit 2; }
+      target="$1"
+      shift ;;
     --packages-only) packages_only=1 ;;
     --test) test=1 ;;
     --sanitize) sanitize=1 ;;
     --no-install) install=0 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (see ./setup.sh --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,8 +61,8 @@ if [ "$test" = 1 ]; then
     python3-matplotlib           # docs/notebook_example.py, run by those tests
   )
 fi
-if [ "$fuzz" = 1 ]; then
-  packages+=(clang libclang-rt-14-dev)  # libFuzzer and the sanitizers for clang 14 (tests/fuzz/)
+if [ "$sanitize" = 1 ]; then
+  packages+=(clang libclang-rt-14-dev)  # the sanitizer build: clang 14 with its sanitizers and libFuzzer
 fi
 
 if [ "$install" = 1 ]; then
@@ -78,16 +84,23 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "$sanitize" = 1 ]; then
   build=build-asan
-  # -O1 with line tables only (-g1): a reasonable speed under AddressSanitizer (its documentation
-  # asks for -O1 or higher), reports that still name file and line, and half the compile time of
-  # RelWithDebInfo's -O2 -g.
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-    -DACMESIM_SANITIZE=ON >/dev/null
+  # A build-asan/ of older checkouts was configured with g++: CMake cannot switch a configured
+  # build's compiler in place, so it starts that one afresh.
+  if [ -f "$build/CMakeCache.txt" ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++$' "$build/CMakeCache.txt"; then
+    echo "setup.sh: $build/ was configured with another compiler: configuring it again with clang++"
+    rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+  fi
+  # clang, so that the same build holds the tests under the sanitizers and the libFuzzer targets
+  # (ACMESIM_FUZZ): CI compiles the libraries once for both. -O1 with line tables only (-g1): a
+  # reasonable speed under AddressSanitizer (its documentation asks for -O1 or higher), reports
+  # that still name file and line, and half the compile time of RelWithDebInfo's -O2 -g.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DACMESIM_SANITIZE=ON -DACMESIM_FUZZ=ON >/dev/null
 else
   build=build
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build "$build" -j "$jobs"
+cmake --build "$build" -j "$jobs" ${target:+--target "$target"}
 
 if [ "$test" = 1 ]; then
   ctest --test-dir "$build" -j "$jobs" --output-on-failure

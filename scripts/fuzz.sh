@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz/) with clang, AddressSanitizer and UBSan in build-fuzz/,
-# makes each a seed corpus from traces/ and configs/, and runs each target for SECONDS (default
-# 60), or for RUNS executions with --runs. A crash leaves its input in build-fuzz/findings/ and
-# fails the script. See tests/fuzz/README.md.
+# Builds the libFuzzer targets (tests/fuzz/) in the sanitizer build, build-asan/ (clang,
+# AddressSanitizer and UBSan: ./setup.sh --sanitize, which builds them with the tests), makes each
+# a seed corpus from traces/ and configs/, and runs each target for SECONDS (default 60), or for
+# RUNS executions with --runs. A crash leaves its input in build-asan/findings/ and fails the
+# script. See tests/fuzz/README.md.
 #
 #   scripts/fuzz.sh [SECONDS]            every target for SECONDS each (CI: 30)
 #   scripts/fuzz.sh --runs N [TARGET]    N executions of every target (or one), the long run
@@ -25,14 +26,14 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# The sanitizer build's one configuration (setup.sh), its fuzz targets only: nothing to do when
+# ./setup.sh --sanitize has built them.
 if [ "$install" = 1 ]; then
-  ./setup.sh --packages-only --with-fuzz
+  ./setup.sh --sanitize --target fuzz
+else
+  ./setup.sh --sanitize --target fuzz --no-install
 fi
-
-build=build-fuzz
-cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACMESIM_FUZZ=ON \
-  -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" --target fuzz -j "$(nproc 2>/dev/null || echo 2)"
+build=build-asan
 
 # Seed corpora: the heads of the bundled traces (plain and gzip), every bundled YAML, the
 # regression inputs of earlier findings.
