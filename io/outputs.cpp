@@ -243,7 +243,9 @@ bool JobsCsvWriter::format_next_block() {
     }
     const std::size_t first = block * kRowsPerBlock;
     const std::size_t rows = rows_in(block);
-    // A block is taken only once formattable: its statuses copied during the run, or the run over.
+    // A block is taken only once formattable: its statuses copied during the run, or the run over
+    // (help() before finish() breaks that).
+    if (!copied && result == nullptr) throw std::logic_error("jobs.csv: a block was taken before its rows were known");
     const JobStatus* statuses = copied ? copied->data() : result->jobs.data() + first;
     auto out = std::make_unique<TextBuffer>(rows * 256);
     TimestampWriter stamps{trace_.epoch_unix_seconds, trace_.utc_offset_minutes};
