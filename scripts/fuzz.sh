@@ -28,11 +28,9 @@ done
 
 # The sanitizer build's one configuration (setup.sh), its fuzz targets only: nothing to do when
 # ./setup.sh --sanitize has built them.
-if [ "$install" = 1 ]; then
-  ./setup.sh --sanitize --target fuzz
-else
-  ./setup.sh --sanitize --target fuzz --no-install
-fi
+setup=(--sanitize --target fuzz)
+[ "$install" = 1 ] || setup+=(--no-install)
+./setup.sh "${setup[@]}"
 build=build-asan
 
 # Seed corpora: the heads of the bundled traces (plain and gzip), every bundled YAML, the

@@ -59,7 +59,9 @@ class JobTable {
   std::size_t count(JobPhase phase) const { return counts_[index(phase)]; }
   /// Jobs and GPUs queued, per job type (JobType order).
   const std::array<QueuedOfType, kJobTypeCount>& queued_by_type() const { return queued_by_type_; }
-  /// Ended or never schedulable: nothing more will happen to them.
+  /// Ended or never schedulable: nothing more will happen to the job.
+  static bool is_settled(JobPhase phase) { return phase == JobPhase::Ended || phase == JobPhase::Unschedulable; }
+  /// How many jobs are settled (is_settled()).
   std::size_t settled() const { return count(JobPhase::Ended) + count(JobPhase::Unschedulable); }
   bool all_settled() const { return settled() == size(); }
   /// How many of the trace's jobs, from the first, are settled: each job is passed once, so
@@ -73,10 +75,7 @@ class JobTable {
  private:
   static std::size_t index(JobPhase phase) { return static_cast<std::size_t>(phase); }
   void advance_settled_prefix() {
-    while (settled_prefix_ < trace_jobs_.size() && (statuses_[settled_prefix_].phase == JobPhase::Ended ||
-                                                    statuses_[settled_prefix_].phase == JobPhase::Unschedulable)) {
-      ++settled_prefix_;
-    }
+    while (settled_prefix_ < trace_jobs_.size() && is_settled(statuses_[settled_prefix_].phase)) ++settled_prefix_;
   }
 
   const std::vector<JobSpec>& trace_jobs_;

@@ -15,6 +15,7 @@
 #include "policies/catalog.hpp"
 #include "sim/metrics/failure_breakdown.hpp"
 #include "sim/metrics/job_record.hpp"
+#include "sim/run/job_table.hpp"
 #include "tests/support.hpp"
 
 using namespace acmesim;
@@ -168,8 +169,6 @@ class SettledCopies final : public SettledJobs {
   std::vector<JobStatus> copies;
 };
 
-bool settled(const JobStatus& s) { return s.phase == JobPhase::Ended || s.phase == JobPhase::Unschedulable; }
-
 }  // namespace
 
 TEST_CASE("a simulation tells of each settled trace job once, in JobId order, with the status it ends with") {
@@ -184,7 +183,7 @@ TEST_CASE("a simulation tells of each settled trace job once, in JobId order, wi
     const RunResult result = sim.run();
     // Every settled job of the trace's leading run of settled jobs, and none after it.
     std::size_t prefix = 0;
-    while (prefix < trace.jobs.size() && settled(result.jobs[prefix])) ++prefix;
+    while (prefix < trace.jobs.size() && JobTable::is_settled(result.jobs[prefix].phase)) ++prefix;
     REQUIRE(prefix > trace.jobs.size() / 2);
     REQUIRE(told.copies.size() == prefix);
     std::size_t changed = 0;
