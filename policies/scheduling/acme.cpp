@@ -34,10 +34,11 @@ namespace {
 ///   (the EASY rule, [Slurm sched_backfill]), so they never delay it.
 /// Nothing here singles out evaluation beyond its class: its long waits [Acme Fig 6] must come from
 /// the reservation and the priority order.
-/// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs),
-/// O(log q) per quota start, O(v) per v victims, O(r) for a reservation over the r running jobs
-/// that end before its shadow time, O(max_job_test) look-ahead over SubmitOrderQueue's contiguous
-/// entries, mostly answered by FitMemo.
+/// Cost per pass: O(k) to refresh the k in-quota running jobs (a few dozen pretraining jobs) if a
+/// job has left since the last pass, O(log q) per quota start, O(v) per v victims, O(r) for a
+/// reservation over the r running jobs that end before its shadow time, O(max_job_test)
+/// look-ahead over SubmitOrderQueue's contiguous entries, mostly answered by FitMemo (O(1) per
+/// job once its shape's answer is known).
 class Acme final : public Scheduler {
  public:
   explicit Acme(const PolicyArgs& args)
@@ -76,7 +77,7 @@ class Acme final : public Scheduler {
       quota_.started(pass, head);
     }
 
-    FitMemo memo;
+    memo_.clear();
     const SimTime now = pass.now();
     int tested = 0;
     for (int cls = 0; cls < 2; ++cls) {
@@ -85,7 +86,7 @@ class Acme final : public Scheduler {
                           [&](const BestEffortQueue::Entry& e) {
                             const LookAhead& q = e.info;
                             if (reservation && !reservation->admits(now, q.estimate, q.gpus)) return false;
-                            auto where = memo.fit(pass, e.job, q.shape);
+                            auto where = memo_.fit(pass, e.job, q.shape);
                             if (!where) return false;
                             pass.start(e.job, *where);
                             if (reservation) reservation->took(now, q.estimate, q.gpus);
@@ -94,6 +95,7 @@ class Acme final : public Scheduler {
                           })
                     .visited;
     }
+    quota_.pass_ended(pass);
   }
 
  private:
@@ -102,7 +104,7 @@ class Acme final : public Scheduler {
       quota_queue_.insert({job.submitted, job.id});
     else
       best_effort_[quota_.low(job.type) ? 1 : 0].push(
-          job.submitted, job.id, LookAhead{FitMemo::Shape{job.demand}, job.demand.gpus, job.runtime});
+          job.submitted, job.id, LookAhead{shapes_.numbered(job.demand), job.demand.gpus, job.runtime});
   }
 
   /// A best-effort job's estimate in the EASY rule is its recorded duration.
@@ -115,6 +117,8 @@ class Acme final : public Scheduler {
   std::vector<JobId> pending_;
   std::set<std::pair<SimTime, JobId>> quota_queue_;
   std::array<BestEffortQueue, 2> best_effort_;  // normal, low priority
+  ShapeNumbers shapes_;                         // of the best-effort jobs' demands
+  FitMemo memo_;                                // demands that did not fit in this pass
 };
 
 }  // namespace

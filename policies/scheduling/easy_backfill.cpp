@@ -34,7 +34,7 @@ class EasyBackfill final : public Scheduler {
 
   void enqueue(const JobSpec& job) override {
     const bool appended =
-        queue_.push(job.submitted, job.id, LookAhead{FitMemo::Shape{job.demand}, job.demand.gpus, estimate_.of(job)});
+        queue_.push(job.submitted, job.id, LookAhead{shapes_.numbered(job.demand), job.demand.gpus, estimate_.of(job)});
     if (!appended) reordered_ = true;
   }
 
@@ -108,6 +108,7 @@ class EasyBackfill final : public Scheduler {
   int max_job_test_;
   bool resume_walk_;
   Queue queue_;
+  ShapeNumbers shapes_;            // of the queued jobs' demands
   FitMemo memo_;                   // demands that did not fit since the last full walk
   Queue::Walked walked_;           // where the last walk stopped
   Reservation reserved_;           // the head's reservation when it stopped

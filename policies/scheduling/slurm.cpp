@@ -216,10 +216,11 @@ class PriorityQueue {
 ///   preemption, if in quota) gets a reservation at the shadow time of its GPUs, from the
 ///   running jobs' estimated ends (RuntimeEstimate), and the rest of the `max_job_test` window
 ///   starts only by the EASY rule (Reservation). The reservation counts GPUs, not nodes.
-/// Cost per pass: O(k) to refresh the k in-quota running jobs, O(log q) per start and per job
-/// crossing max_age, O(v) per v victims, O(r) for the reservation over the r running jobs that
-/// end before the shadow time, O(max_job_test) look-ahead per partition over PriorityQueue's
-/// fronts: most jobs are turned away by the quota, the reservation or FitMemo without leaving
+/// Cost per pass: O(k) to refresh the k in-quota running jobs if a job has left since the last
+/// pass, O(log q) per start and per job crossing max_age, O(v) per v victims, O(r) for the
+/// reservation over the r running jobs that end before the shadow time, O(max_job_test)
+/// look-ahead per partition over PriorityQueue's fronts: most jobs are turned away by the quota,
+/// the reservation or FitMemo (O(1) per job once its shape's answer is known) without leaving
 /// the walk (try_start() is the rest).
 class Slurm final : public Scheduler {
  public:
@@ -261,12 +262,12 @@ class Slurm final : public Scheduler {
 
     // CPU partition: every job that fits, in priority order; a demand refused once is skipped.
     const bool restrict_cpu = cpu_nodes_only_ && cluster.spec().cpu_nodes > 0 && cluster.cpus_modelled();
-    FitMemo cpu_memo;
+    cpu_memo_.clear();
     cpu_queue_.walk(pass.now(), [&](const PriorityQueue::Entry& e) {
       const JobId job = e.job;
-      auto where = cpu_memo.fit(pass, job, e.facts.shape);
+      auto where = cpu_memo_.fit(pass, job, e.facts.shape);
       if (where && restrict_cpu && on_gpu_nodes(cluster, *where)) {
-        cpu_memo.add(e.facts.shape);  // no CPU-only node has room for it
+        cpu_memo_.add(e.facts.shape);  // no CPU-only node has room for it
         return false;
       }
       if (!where) return false;
@@ -276,16 +277,17 @@ class Slurm final : public Scheduler {
 
     // GPU partition: priority order until the first job that cannot start, then EASY backfill.
     std::optional<Reservation> reservation;
-    FitMemo memo;
+    gpu_memo_.clear();
     const SimTime now = pass.now();
     gpu_queue_.walk(now, [&](const PriorityQueue::Entry& e) {
       const PriorityQueue::Facts& f = e.facts;
       if (f.in_quota && !quota_.has_room(f.type, f.gpus)) return false;  // held by its QOS limit, reserves nothing
       // Backfilling behind a reservation: most jobs are turned away here, before any fit.
-      if (reservation && (!reservation->admits(now, f.estimate, f.gpus) || memo.known_not_to_fit(f.shape)))
+      if (reservation && (!reservation->admits(now, f.estimate, f.gpus) || gpu_memo_.known_not_to_fit(f.shape)))
         return false;
-      return try_start(pass, e, reservation, memo);
+      return try_start(pass, e, reservation, gpu_memo_);
     });
+    quota_.pass_ended(pass);
   }
 
  private:
@@ -333,7 +335,7 @@ class Slurm final : public Scheduler {
     const double size =
         static_cast<double>(job.demand.gpus) / static_cast<double>(std::max(1, pass.cluster().total_gpus()));
     const double static_priority = weight_qos_ * qos + weight_size_ * size;
-    const PriorityQueue::Facts facts{FitMemo::Shape{job.demand}, job.demand.gpus, job.type, quota_.in_quota(job),
+    const PriorityQueue::Facts facts{shapes_.numbered(job.demand), job.demand.gpus, job.type, quota_.in_quota(job),
                                      estimate_.of(job)};
     (job.demand.cpu_only() ? cpu_queue_ : gpu_queue_).insert(job.id, job.submitted, static_priority, facts, pass.now());
   }
@@ -353,6 +355,9 @@ class Slurm final : public Scheduler {
   PriorityQueue cpu_queue_;
   std::vector<JobId> pending_;
   TrackedRunning<SimTime> running_;  // GPU jobs by estimated end, for the reservation
+  ShapeNumbers shapes_;              // of the queued jobs' demands
+  FitMemo gpu_memo_;                 // per pass: GPU demands that did not fit
+  FitMemo cpu_memo_;                 // per pass: CPU-only demands that did not fit
 };
 
 }  // namespace

@@ -85,3 +85,54 @@ TEST_CASE("the submit-order queue walks, erases and resumes exactly like an orde
   }
   CHECK(live_keys(queue) == std::vector<Key>(reference.begin(), reference.end()));
 }
+
+TEST_CASE("the fit memo answers a numbered shape exactly as its frontier does after every add and clear") {
+  // A few demands, numbered once; a random run of failures added, clears and questions. The kept
+  // answer per number must follow every change of the frontier, including a failure that makes
+  // a shape known not to fit after it was last asked about, and a clear that undoes it.
+  using acmesim::policies::FitMemo;
+  using acmesim::policies::ShapeNumbers;
+  Rng rng{5, "test/fit-memo-numbers"};
+  boost::random::uniform_int_distribution<int> pick(0, 99);
+  ShapeNumbers numbers;
+  std::vector<FitMemo::Shape> shapes;
+  for (const Demand& d :
+       {Demand{1, 1, 8, 0}, Demand{1, 2, 16, 0}, Demand{1, 4, 32, 0}, Demand{1, 8, 64, 0}, Demand{2, 16, 128, 0},
+        Demand{4, 32, 256, 0}, Demand{1, 8, 16, 0}, Demand{1, 0, 8, 0}, Demand{1, 0, 64, 0}, Demand{1, 2, 16, 100}}) {
+    shapes.push_back(numbers.numbered(d));
+  }
+  FitMemo memo;
+  int answered_no_fit = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const FitMemo::Shape& shape = shapes[static_cast<std::size_t>(pick(rng)) % shapes.size()];
+    const int what = pick(rng);
+    if (what < 15) {
+      memo.add(shape);
+    } else if (what < 18) {
+      memo.clear();
+    } else {
+      FitMemo::Shape unnumbered = shape;
+      unnumbered.number = FitMemo::kUnnumbered;
+      const bool no_fit = memo.known_not_to_fit(shape);
+      CHECK(no_fit == memo.known_not_to_fit(unnumbered));
+      answered_no_fit += no_fit ? 1 : 0;
+    }
+  }
+  CHECK(answered_no_fit > 100);  // the run asked both kinds of question
+}
+
+TEST_CASE("shape numbers are one per distinct demand shape, however often a shape comes back") {
+  using acmesim::policies::ShapeNumbers;
+  ShapeNumbers numbers;
+  const auto a = numbers.numbered(Demand{1, 8, 64, 0});
+  const auto b = numbers.numbered(Demand{2, 16, 128, 0});
+  const auto a_again = numbers.numbered(Demand{1, 8, 64, 0});
+  // Same per-node maxima, different totals: the memo compares shapes, so they share a number.
+  const auto b_same_shape = numbers.numbered(Demand{2, 15, 127, 0});
+  const auto c = numbers.numbered(Demand{1, 8, 64, 80});
+  CHECK(a.number == a_again.number);
+  CHECK(a.number != b.number);
+  CHECK(b.number == b_same_shape.number);
+  CHECK(c.number != a.number);
+  CHECK(c.number != b.number);
+}
