@@ -95,7 +95,6 @@ class Acme final : public Scheduler {
                           })
                     .visited;
     }
-    quota_.pass_ended(pass);
   }
 
  private:

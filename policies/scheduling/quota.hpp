@@ -76,11 +76,11 @@ class QuotaBook {
     used_[index(pass.job(job).type)] += pass.job(job).demand.gpus;
   }
   /// Gives back the quota of in-quota jobs that ended or were interrupted since the last pass.
-  /// Jobs start only in passes, so if the running count is the one pass_ended() saw, no job has
-  /// left since and there is nothing to give back (most passes of a busy cluster follow a
-  /// submission, not an end).
+  /// If no job has left since the last refresh (SchedulingPass::departures()), there is nothing
+  /// to give back: most passes of a busy cluster follow a submission, not an end.
   void refresh(const SchedulingPass& pass) {
-    if (pass.running_count() == running_after_) return;
+    if (pass.departures() == departures_seen_) return;
+    departures_seen_ = pass.departures();
     for (auto it = in_quota_.begin(); it != in_quota_.end();) {
       const JobView s = pass.status(it->first);
       if (s.phase == JobPhase::Running && s.attempt == it->second) {
@@ -92,9 +92,6 @@ class QuotaBook {
       ++releases_;
     }
   }
-  /// At the end of every pass, after its starts and preemptions. A scheduler that never calls
-  /// it has every refresh() walk its jobs.
-  void pass_ended(const SchedulingPass& pass) { running_after_ = pass.running_count(); }
   /// How many in-quota attempts have ended or been interrupted so far.
   std::uint64_t releases() const { return releases_; }
 
@@ -108,7 +105,7 @@ class QuotaBook {
   bool resolved_ = false;
   std::uint64_t releases_ = 0;
   std::vector<std::pair<JobId, std::uint32_t>> in_quota_;  // running in quota (job, attempt)
-  std::size_t running_after_ = ~std::size_t{0};            // running jobs when the last pass ended
+  std::uint64_t departures_seen_ = 0;                      // SchedulingPass::departures() at the last refresh
 };
 
 /// The running best-effort jobs an in-quota job may take GPUs back from: low priority first,

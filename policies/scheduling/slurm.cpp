@@ -285,9 +285,8 @@ class Slurm final : public Scheduler {
       // Backfilling behind a reservation: most jobs are turned away here, before any fit.
       if (reservation && (!reservation->admits(now, f.estimate, f.gpus) || gpu_memo_.known_not_to_fit(f.shape)))
         return false;
-      return try_start(pass, e, reservation, gpu_memo_);
+      return try_start(pass, e, reservation);
     });
-    quota_.pass_ended(pass);
   }
 
  private:
@@ -296,15 +295,15 @@ class Slurm final : public Scheduler {
   /// reserves for it. True if it started. Kept out of line so that the walk's quick checks,
   /// which turn most jobs away, stay inlined in the walk.
   [[gnu::noinline]] bool try_start(SchedulingPass& pass, const PriorityQueue::Entry& e,
-                                   std::optional<Reservation>& reservation, FitMemo& memo) {
+                                   std::optional<Reservation>& reservation) {
     const JobId job = e.job;
     const PriorityQueue::Facts& f = e.facts;
     const SimTime now = pass.now();
-    std::optional<Allocation> where = memo.fit(pass, job, f.shape);
+    std::optional<Allocation> where = gpu_memo_.fit(pass, job, f.shape);
     if (!reservation) {
       if (!where && f.in_quota && preemption_) {
         where = preemptor_.make_room(pass, job, quota_.releases());
-        memo.clear();  // preemption gave resources back
+        gpu_memo_.clear();  // preemption gave resources back
       }
       if (!where) {
         reservation = reserve_gpus(pass, f.gpus, [&](auto ends) { running_.for_each_live(pass, ends); });

@@ -69,6 +69,10 @@ class SchedulingPass {
   virtual const RunningJobs& running() const = 0;
   /// How many jobs hold resources now, O(1): running().size() without the set.
   virtual std::size_t running_count() const = 0;
+  /// How many times a job has stopped running since the run began (ended, failed or
+  /// preempted), O(1): a scheduler that keeps the count it last saw knows whether any job has
+  /// left since.
+  virtual std::uint64_t departures() const = 0;
   /// Asks for another pass at `at` (> now) even if nothing else happens then.
   virtual void wake_at(SimTime at) = 0;
   /// Reports that `job` could not start when the policy wanted it to (`replay` uses this).

@@ -53,10 +53,13 @@ class JobTable {
     }
     --counts_[index(s.phase)];
     ++counts_[index(phase)];
+    if (s.phase == JobPhase::Running && phase != JobPhase::Running) ++departures_;
     s.phase = phase;
     if (id.value() == settled_prefix_) advance_settled_prefix();
   }
   std::size_t count(JobPhase phase) const { return counts_[index(phase)]; }
+  /// How many times a job has stopped running so far (ended, failed or preempted).
+  std::uint64_t departures() const { return departures_; }
   /// Jobs and GPUs queued, per job type (JobType order).
   const std::array<QueuedOfType, kJobTypeCount>& queued_by_type() const { return queued_by_type_; }
   /// Ended or never schedulable: nothing more will happen to the job.
@@ -84,6 +87,7 @@ class JobTable {
   std::array<std::size_t, kJobPhaseCount> counts_{};  // by JobPhase
   std::array<QueuedOfType, kJobTypeCount> queued_by_type_{};
   std::size_t settled_prefix_ = 0;
+  std::uint64_t departures_ = 0;
 };
 
 }  // namespace acmesim

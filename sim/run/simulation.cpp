@@ -42,6 +42,7 @@ class Simulation::Pass final : public SchedulingPass {
     return sim_.running_jobs_;
   }
   std::size_t running_count() const override { return sim_.jobs_.count(JobPhase::Running); }
+  std::uint64_t departures() const override { return sim_.jobs_.departures(); }
   void wake_at(SimTime at) override {
     if (at <= now()) {
       throw SimulationError(fmt::format("a scheduler asked to wake at t={:.3f}s, not after now {}", to_seconds(at),

@@ -242,6 +242,30 @@ TEST_CASE("jobs.csv written during the run is the same bytes as one written afte
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("the job table counts a departure each time a job stops running, and at no other change") {
+  // QuotaBook gives quota back only when this count moved: a departure it misses keeps GPUs
+  // reserved for a job that left, one it counts too many only costs a walk.
+  std::vector<JobSpec> jobs(2);
+  jobs[0].id = JobId{0};
+  jobs[1].id = JobId{1};
+  JobTable table{jobs};
+  const JobId a{0};
+  const JobId b{1};
+  for (const JobPhase phase : {JobPhase::Queued, JobPhase::Running}) table.set_phase(a, phase);
+  table.set_phase(b, JobPhase::Queued);
+  CHECK(table.departures() == 0);
+  table.set_phase(a, JobPhase::Queued);  // preempted
+  CHECK(table.departures() == 1);
+  table.set_phase(a, JobPhase::Running);
+  table.set_phase(b, JobPhase::Running);
+  CHECK(table.departures() == 1);
+  table.set_phase(a, JobPhase::Waiting);  // failed, waits for its restart
+  table.set_phase(b, JobPhase::Ended);
+  CHECK(table.departures() == 3);
+  table.set_phase(a, JobPhase::Queued);
+  CHECK(table.departures() == 3);
+}
+
 TEST_CASE("jobs.csv is not in place before the run is over, even once every row is written") {
   const Scenario scenario = load_scenario(kSource + "/configs/default.yaml");
   Trace trace = read_acme_trace(scenario.trace_path);
