@@ -1,18 +1,8 @@
 #include "io/trace_writer.hpp"
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329); clang has
-// no such warning, and would warn of the unknown name.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <fmt/format.h>
 
+#include "io/gzip_filter.hpp"
 #include "io/output_file.hpp"
 #include "io/text_buffer.hpp"
 #include "io/timestamp.hpp"

@@ -1,13 +1,8 @@
 #include "tests/support.hpp"
 
-// g++ 12 reports a false -Wrestrict inside Boost's gzip compressor (GCC bug 105329); clang has
-// no such warning, and would warn of the unknown name.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
 #include <boost/iostreams/device/back_inserter.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_stream.hpp>
+
+#include "io/gzip_filter.hpp"
 
 namespace acmesim::testing {
 
